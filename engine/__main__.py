@@ -1,0 +1,5 @@
+import sys
+
+from stratagem.cli import main
+
+sys.exit(main())

@@ -1,0 +1,186 @@
+"""The Python API: load rulesets, armies and scenarios; fight battles; rate armies.
+
+>>> from stratagem.api import load_ruleset, run_battle
+>>> battle = run_battle("examples/war-machine/orcs.yaml", seed=7)   # doctest: +SKIP
+>>> print(battle.report(lang="en"))                                 # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from stratagem.errors import Location, StratagemError
+from stratagem.interp.context import Decisions, Run
+from stratagem.interp.dicesource import DiceSource, PromptDice, ScriptedDice, SeededDice
+from stratagem.interp.trace import Event, plainify
+from stratagem.model import load_ruleset, ruleset_for_document
+from stratagem.model.documents import Scenario, build_army, build_scenario, sides_collection
+from stratagem.model.entities import Entity
+from stratagem.model.ruleset import Ruleset
+
+__all__ = ["load_ruleset", "load_army", "load_scenario", "run_battle", "rate_army",
+           "BattleResult", "Army"]
+
+
+def _load_file(path: Path, kind: str, location: Location | None = None) -> Any:
+    from stratagem.loader.yamlio import load_yaml
+
+    if not path.is_file():
+        raise StratagemError(f"no such {kind} file: {path}", location=location,
+                             hint="paths in a scenario are relative to the scenario file")
+    doc = load_yaml(path)
+    if not hasattr(doc, "get"):
+        raise StratagemError(f"a {kind} file must be a map of keys", location=Location(str(path)))
+    found = doc.get("kind")
+    if found != kind:
+        raise StratagemError(
+            f"expected a {kind} file, but this one says kind: {found}",
+            location=doc.where("kind") if found else doc.where(),
+            hint=f"start the file with `kind: {kind}`")
+    return doc
+
+
+@dataclass
+class Army:
+    """One side loaded from an army file, with its ruleset."""
+
+    ruleset: Ruleset
+    side: Entity
+    root: Entity
+    path: str | None = None
+
+
+def load_army(path: str | Path, ruleset: Ruleset | None = None) -> Army:
+    path = Path(path)
+    doc = _load_file(path, "army")
+    rs = ruleset or ruleset_for_document(doc, path)
+    root = rs.new_entity(rs.kinds["battle"], {}, None)
+    side = build_army(rs, doc, root)
+    root._f[sides_collection(rs)].append(side)
+    return Army(rs, side, root, str(path))
+
+
+def load_scenario(path: str | Path, ruleset: Ruleset | None = None) -> Scenario:
+    path = Path(path)
+    doc = _load_file(path, "scenario")
+    rs = ruleset or ruleset_for_document(doc, path)
+    return build_scenario(rs, doc, path.parent,
+                          lambda p, loc: _load_file(Path(p), "army", loc))
+
+
+@dataclass
+class BattleResult:
+    """A finished battle: the final state and the trace of everything that happened."""
+
+    ruleset: Ruleset
+    root: Entity
+    start: Entity
+    trace: list[Event]
+    seed: int | None = None
+    scripted: int | None = None
+    name: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def report(self, lang: str = "en", explain: bool = False) -> str:
+        from stratagem.report import render_report
+
+        return render_report(self, lang=lang, explain=explain)
+
+    def to_plain(self) -> dict[str, Any]:
+        return {
+            "ruleset": self.ruleset.ref,
+            "scenario": self.name,
+            "seed": self.seed,
+            "start": self.start.to_plain(),
+            "end": self.root.to_plain(),
+            "trace": [event.to_plain() for event in self.trace],
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_plain(), ensure_ascii=False, indent=1, sort_keys=False)
+
+
+def _dice_source(seed: int | None, dice: Sequence[Any] | None, fallback: bool,
+                 ask: Callable[[str], str] | None) -> DiceSource:
+    seeded = SeededDice(seed)
+    if ask is not None:
+        return PromptDice(ask, seeded)
+    if dice is not None:
+        return ScriptedDice(dice, seeded if fallback else None)
+    return seeded
+
+
+def run_battle(scenario: str | Path | Scenario, *, seed: int | None = None,
+               dice: Sequence[Any] | None = None, decisions: Mapping[str, Any] | None = None,
+               dice_fallback: bool = False, tracing: bool = True,
+               ask_dice: Callable[[str], str] | None = None,
+               ask_decision: Callable[[str, str, Any], Any] | None = None) -> BattleResult:
+    """Fight one battle. ``seed`` (else the scenario's, else 0) seeds every random draw;
+    ``dice`` scripts the results instead; ``decisions`` add to the scenario's."""
+    if not isinstance(scenario, Scenario):
+        scenario = load_scenario(scenario)
+    rs = scenario.ruleset
+    seed = seed if seed is not None else (scenario.seed if scenario.seed is not None else 0)
+    if dice is None:
+        dice = scenario.dice
+    merged = dict(scenario.decisions)
+    for key, value in (decisions or {}).items():
+        if isinstance(value, Mapping) and isinstance(merged.get(key), Mapping):
+            merged[key] = {**merged[key], **value}
+        else:
+            merged[key] = value
+    root = scenario.instantiate()
+    start = root.clone() if tracing else root
+    source = _dice_source(seed, dice, dice_fallback, ask_dice)
+    run = Run(rs, root, source, Decisions(merged, ask_decision), tracing=tracing)
+    rs.call(run, rs.entry["battle"], {})
+    scripted = len(dice) if dice is not None else None
+    return BattleResult(rs, root, start, run.trace, seed if dice is None else None, scripted,
+                        scenario.name)
+
+
+@dataclass
+class RatedArmy:
+    ruleset: Ruleset
+    side: Entity
+    trace: list[Event]
+
+    def report(self, lang: str = "en", explain: bool = False) -> str:
+        from stratagem.report import render_rating
+
+        return render_rating(self, lang=lang, explain=explain)
+
+    def to_json(self) -> str:
+        return json.dumps({"ruleset": self.ruleset.ref, "side": plainify(self.side.to_plain()),
+                           "derived": derived_values(self.side),
+                           "trace": [e.to_plain() for e in self.trace]},
+                          ensure_ascii=False, indent=1)
+
+
+def derived_values(entity: Entity) -> dict[str, Any]:
+    """Every derived value of an entity and its descendants, by name."""
+    from stratagem.model.values import plain
+
+    out: dict[str, Any] = {name: plain(getattr(entity, name))
+                           for name in entity.declaration.derived}
+    for coll, items in entity.children_of():
+        out[coll] = [derived_values(child) | {"name": child.label()} for child in items]
+    return out
+
+
+def rate_army(army: str | Path | Army, *, explain: bool = True,
+              decisions: Mapping[str, Any] | None = None, seed: int = 0) -> RatedArmy:
+    """Run the ruleset's `entry.rate` procedure (if any) on one army."""
+    if not isinstance(army, Army):
+        army = load_army(army)
+    rs = army.ruleset
+    run = Run(rs, army.root, SeededDice(seed), Decisions(decisions), tracing=explain)
+    proc = rs.entry.get("rate")
+    if proc:
+        params = rs.procedures[proc].params
+        rs.call(run, proc, {p: army.side for p in params})
+    return RatedArmy(rs, army.side, run.trace)

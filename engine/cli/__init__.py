@@ -1,0 +1,61 @@
+"""The ``stratagem`` command line.
+
+Each subcommand lives in its own module of this package and exposes
+``register(subparsers)``; heavy libraries are imported inside the command, so
+``stratagem --help`` starts fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from stratagem import __version__
+from stratagem.errors import StratagemError
+
+#: Subcommand modules, in the order ``--help`` lists them.
+COMMANDS = ["battle", "odds", "rate", "roll", "validate", "schema", "rulesets", "i18n"]
+
+EXIT_OK, EXIT_USER_ERROR, EXIT_USAGE = 0, 1, 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="stratagem",
+        description="Resolve tabletop mass battles from rules written as data.",
+        epilog="Run 'stratagem COMMAND --help' for the options of one command.",
+    )
+    parser.add_argument("--version", action="version", version=f"stratagem {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        try:
+            module = importlib.import_module(f"stratagem.cli.{name}")
+        except ModuleNotFoundError as err:  # TODO(lead): strict once every command exists
+            if err.name != f"stratagem.cli.{name}":
+                raise
+            continue
+        module.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "run", None):
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        return int(args.run(args) or 0)
+    except StratagemError as err:
+        print(f"stratagem: {err.render()}", file=sys.stderr)
+        return EXIT_USER_ERROR
+    except KeyboardInterrupt:
+        print("stratagem: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

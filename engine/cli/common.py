@@ -1,0 +1,107 @@
+"""Options and helpers shared by the battle commands."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any
+
+from stratagem.errors import StratagemError
+
+LANGS_HELP = "language of the report (ru, en, or any language with locale files; default: $LANG)"
+
+
+def default_lang() -> str:
+    """The user's language from the environment (LANG=ru_RU.UTF-8 → ru), else English."""
+    for var in ("STRATAGEM_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(var, "")
+        code = value.split(".")[0].split("_")[0].lower()
+        if code and code not in ("c", "posix"):
+            return code
+    return "en"
+
+
+def add_lang(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--lang", default=None, metavar="LANG", help=LANGS_HELP)
+
+
+def parse_value(text: str) -> Any:
+    """A command-line value: a whole number, true/false, or text."""
+    low = text.strip().lower()
+    if low in ("true", "yes"):
+        return True
+    if low in ("false", "no"):
+        return False
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def parse_dice_list(text: str) -> list[Any]:
+    """`--dice 14,10,8` or `--dice "14 10 [3,5,1,6]"`: totals, or faces in brackets."""
+    out: list[Any] = []
+    buf = text.replace(";", ",")
+    i = 0
+    token = ""
+    while i < len(buf):
+        ch = buf[i]
+        if ch == "[":
+            end = buf.find("]", i)
+            if end < 0:
+                raise StratagemError("--dice: a '[' without its ']'",
+                                     hint="write faces as [3,5,1,6]")
+            out.append([_int(x) for x in buf[i + 1:end].replace(",", " ").split()])
+            i = end + 1
+            continue
+        if ch in ", \t":
+            if token:
+                out.append(_int(token))
+                token = ""
+        else:
+            token += ch
+        i += 1
+    if token:
+        out.append(_int(token))
+    return out
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise StratagemError(f"--dice: '{text}' is not a whole number",
+                             hint="e.g. --dice 14,10,8 or --dice '[3,5,1,6] 12'") from None
+
+
+def parse_decisions(items: list[str] | None) -> dict[str, Any]:
+    """`--decide risk:Caliburn=-2 --decide tactic=attack` → decisions."""
+    out: dict[str, Any] = {}
+    for item in items or []:
+        if "=" not in item:
+            raise StratagemError(f"--decide {item}: expected ID=VALUE or ID:WHO=VALUE",
+                                 hint="e.g. --decide risk:Caliburn=-2")
+        left, value = item.split("=", 1)
+        if ":" in left:
+            key, who = left.split(":", 1)
+            entry = out.setdefault(key, {})
+            if not isinstance(entry, dict):
+                entry = out[key] = {"*": entry}
+            entry.setdefault(who, []).append(parse_value(value))
+        else:
+            out[left] = parse_value(value)
+    return out
+
+
+def ask(prompt: str) -> str:
+    try:
+        return input(prompt)
+    except EOFError:
+        return ""
+
+
+def write_out(text: str) -> None:
+    sys.stdout.write(text)
+    if not text.endswith("\n"):
+        sys.stdout.write("\n")

@@ -1,0 +1,62 @@
+"""`stratagem odds SCENARIO -n N`: how often each outcome happens over many battles."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import Any
+
+from stratagem.cli.common import add_lang, default_lang, parse_decisions, write_out
+
+EPILOG = """examples:
+  stratagem odds examples/war-machine/orcs.yaml -n 1000
+  stratagem odds my-battle.yaml -n 5000 --seed 100 --json
+"""
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "odds", help="simulate a battle many times and show how often each side wins",
+        description="Fight the scenario N times with seeds SEED, SEED+1, ... and count outcomes "
+                    "(the ruleset's `outcome:`), with the average end value of each reported "
+                    "number.", epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("scenario", help="scenario file (kind: scenario)")
+    p.add_argument("-n", type=int, default=1000, help="number of battles (default 1000)")
+    p.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
+    p.add_argument("--decide", action="append", metavar="ID[:WHO]=VALUE",
+                   help="a GM decision (repeatable)")
+    add_lang(p)
+    p.add_argument("--json", action="store_true", help="print the figures as JSON")
+    p.add_argument("--quiet", action="store_true", help="no progress line")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import json
+
+    from stratagem.api import load_scenario
+    from stratagem.errors import StratagemError
+    from stratagem.odds import simulate
+
+    if args.n < 1 or args.n > 1_000_000:
+        raise StratagemError("-n must be between 1 and 1,000,000")
+    scenario = load_scenario(args.scenario)
+    show = not args.quiet and not args.json and sys.stderr.isatty()
+    started = time.perf_counter()
+
+    def progress(done: int) -> None:
+        if show:
+            print(f"\r{done}/{args.n} battles", end="", file=sys.stderr, flush=True)
+
+    figures = simulate(scenario, args.n, args.seed, parse_decisions(args.decide), progress)
+    if show:
+        print("\r" + " " * 30 + "\r", end="", file=sys.stderr)
+    figures["seconds"] = round(time.perf_counter() - started, 3)
+    if args.json:
+        write_out(json.dumps(figures, ensure_ascii=False, indent=1))
+    else:
+        from stratagem.odds import render_odds
+
+        write_out(render_odds(scenario.ruleset, figures, args.lang or default_lang()))
+    return 0

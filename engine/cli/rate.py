@@ -1,0 +1,37 @@
+"""`stratagem rate ARMY`: each unit's and the army's derived values."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from stratagem.cli.common import add_lang, default_lang, write_out
+
+EPILOG = """examples:
+  stratagem rate examples/war-machine/elves.yaml
+  stratagem rate examples/war-machine/elves.yaml --explain --lang ru
+  stratagem rate examples/gurps/megalos.yaml --json
+"""
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "rate", help="show the values the rules derive for an army (strength, ratings...)",
+        description="Compute every derived value of an army file, as its ruleset defines them.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("army", help="army file (kind: army)")
+    add_lang(p)
+    p.add_argument("--explain", action="store_true", help="show how each value arose")
+    p.add_argument("--json", action="store_true", help="print the values as JSON")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from stratagem.api import rate_army
+
+    rated = rate_army(args.army, explain=True)
+    if args.json:
+        write_out(rated.to_json())
+    else:
+        write_out(rated.report(lang=args.lang or default_lang(), explain=args.explain))
+    return 0

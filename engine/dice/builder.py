@@ -1,0 +1,206 @@
+"""Lark parse tree → immutable AST. Imported lazily: importing lark costs time.
+
+The Lark parser is built once, on first use, from ``grammar/dice.lark``. The
+tree is transformed without recursion (``Transformer_NonRecursive``), and every
+rule of the grammar has one small method below. Checks that need the
+dialect or the exact text (``4d%``, ``-1d6``, unknown functions) happen here
+so that they are syntax errors with a caret.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from lark import Lark, Token, Transformer_NonRecursive, v_args
+from lark.exceptions import UnexpectedInput, VisitError
+
+from stratagem.dice.ast import Call, CeilDiv, Const, Die, Keep, Name, Neg, Node, Product, Sum, has_dice
+from stratagem.dice.config import DiceDialect
+from stratagem.dice.errors import DiceError, DiceSyntaxError
+from stratagem.dice.messages import translate
+from stratagem.resources import data_dir
+
+#: The functions of the language and what each takes.
+FUNCTIONS = ("min", "max", "ceil", "floor")
+
+
+@cache
+def lark_parser() -> Lark:
+    """The LALR parser of ``grammar/dice.lark``, built on first use."""
+    return Lark.open(
+        str(data_dir("grammar") / "dice.lark"),
+        parser="lalr",
+        lexer="contextual",
+        propagate_positions=True,
+        maybe_placeholders=True,
+    )
+
+
+def build(text: str, dialect: DiceDialect) -> tuple[Node | None, Node, bool]:
+    """Parse ``text`` into ``(repeat count or None, body, is_percent)``."""
+    try:
+        tree = lark_parser().parse(text)
+    except UnexpectedInput as err:
+        raise translate(text, err) from None
+    try:
+        return _ToAst(text, dialect).transform(tree)  # type: ignore[no-any-return]
+    except VisitError as err:
+        if isinstance(err.orig_exc, DiceError):
+            raise err.orig_exc from None
+        raise
+
+
+def _end_of_die(text: str, pos: int) -> int:
+    """The end of the plain ``NdM`` written at ``pos`` (for quoting it in a hint)."""
+    match = _PLAIN_DIE.match(text, pos)
+    return match.end() if match else pos + 1
+
+
+_PLAIN_DIE = re.compile(r"[0-9]+\s*[dD](%|[0-9]*)")
+
+
+class _ToAst(Transformer_NonRecursive):
+    """One method per grammar rule or alias; returns AST nodes."""
+
+    def __init__(self, text: str, dialect: DiceDialect) -> None:
+        super().__init__(visit_tokens=False)
+        self.text = text
+        self.dialect = dialect
+
+    def _error(self, message: str, pos: int, hint: str | None = None) -> DiceSyntaxError:
+        return DiceSyntaxError(message, hint=hint, text=self.text, pos=pos)
+
+    def _fixed(self, node: Node | None, pos: int, what: str) -> None:
+        if node is not None and has_dice(node):
+            raise self._error(
+                f"{what} must be known before rolling; it cannot itself be rolled",
+                pos,
+                hint="use numbers and names here, e.g. (TL/2)d6 or 2x(1d6)",
+            )
+
+    def start(self, children: list) -> tuple[Node | None, Node, bool]:
+        count, repeat_token, body, percent = children
+        if repeat_token is not None:
+            self._fixed(count, 0, "the number of repetitions")
+        return count, body, percent is not None
+
+    def int(self, children: list[Token]) -> Const:
+        return Const(int(children[0]))
+
+    def name(self, children: list[Token]) -> Name:
+        token = children[0]
+        return Name(str(token), token.start_pos)
+
+    def add(self, children: list) -> Sum:
+        left, op, right = children
+        item = (str(op), right, op.start_pos)
+        if isinstance(left, Sum):
+            return Sum(left.first, (*left.rest, item))
+        return Sum(left, (item,))
+
+    sub = add
+
+    def mul(self, children: list) -> Product:
+        left, op, right = children
+        item = (str(op), right, op.start_pos)
+        if isinstance(left, Product):
+            return Product(left.first, (*left.rest, item))
+        return Product(left, (item,))
+
+    div = mul
+
+    def neg(self, children: list) -> Neg:
+        minus, operand = children
+        if (
+            isinstance(operand, Die)
+            and self.text[operand.pos].isdigit()
+            and not self.text[minus.end_pos : operand.pos].strip()
+        ):
+            die = self.text[operand.pos : _end_of_die(self.text, operand.pos)]
+            raise self._error(
+                "a minus sign right before a number of dice is ambiguous: "
+                "a die count cannot be negative",
+                minus.start_pos,
+                hint=f"to subtract a roll write -({die}) or 0-{die}",
+            )
+        return Neg(operand)
+
+    def args(self, children: list) -> tuple[Node, ...]:
+        return tuple(children)
+
+    @v_args(meta=True)
+    def call(self, meta, children: list) -> Node:  # type: ignore[no-untyped-def]
+        name, args = children
+        func = str(name)
+        pos = meta.start_pos
+        if func in ("min", "max"):
+            if len(args) < 2:
+                raise self._error(
+                    f"{func}(...) needs at least two values separated by commas",
+                    pos,
+                    hint=f"e.g. {func}(1d6-2, 1)",
+                )
+            return Call(func, args, pos)
+        if func in ("ceil", "floor"):
+            arg = args[0] if len(args) == 1 else None
+            if not (isinstance(arg, Product) and arg.rest[-1][0] == "/"):
+                raise self._error(
+                    f"{func}(...) takes one division, e.g. {func}(TL/2)",
+                    pos,
+                    hint="'/' alone already rounds down; ceil(a/b) rounds up",
+                )
+            if func == "floor":
+                return arg
+            num: Node = arg.first if len(arg.rest) == 1 else Product(arg.first, arg.rest[:-1])
+            return CeilDiv(num, arg.rest[-1][1], pos)
+        raise self._error(
+            f"unknown function '{func}'",
+            pos,
+            hint="the functions are min(...), max(...), ceil(a/b) and floor(a/b)",
+        )
+
+    def plain_die(self, children: list) -> tuple[Token, Node | None, bool]:
+        token, sides = children
+        return token, sides, False
+
+    def percent_die(self, children: list[Token]) -> tuple[Token, Node | None, bool]:
+        return children[0], Const(100), True
+
+    def keep(self, children: list) -> Keep:
+        token, count = children
+        kind = str(token).lower()
+        self._fixed(count, token.end_pos, "the number of dice to keep or drop")
+        return Keep("kh" if kind == "k" else kind, count, token.start_pos)
+
+    @v_args(meta=True)
+    def dice(self, meta, children: list) -> Die:  # type: ignore[no-untyped-def]
+        count, (token, sides, percentile), bang, keep = children
+        pos = meta.start_pos
+        default = self.dialect.default_sides
+        if sides is None:
+            if default is None:
+                raise self._error(
+                    "a die needs a number of sides, e.g. 1d6",
+                    token.end_pos,
+                    hint="this ruleset has no default die, so write the sides after 'd'",
+                )
+            sides = Const(default)
+        if percentile and count is not None and default is not None:
+            raise self._error(
+                f"'{self.text[pos:token.end_pos]}' is ambiguous in a ruleset where "
+                f"'d' alone means d{default}",
+                token.start_pos,
+                hint=f"write {self.text[pos:token.start_pos].strip()}d100 for percentile dice, "
+                f"or ({self.text[pos:token.start_pos].strip()}d)% for a roll read as a percentage",
+            )
+        self._fixed(count, pos, "the number of dice")
+        self._fixed(sides, token.end_pos, "the number of sides")
+        return Die(
+            count if count is not None else Const(1),
+            sides,
+            bang is not None,
+            keep,
+            pos,
+            percentile,
+        )

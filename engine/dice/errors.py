@@ -1,0 +1,73 @@
+"""The errors of the dice language, each one something a person can act on.
+
+``DiceError`` is the root; ``DiceSyntaxError`` (the text is not a dice
+expression), ``DiceValueError`` (it is one, but a value is impossible: 0 sides,
+an unbound name, a division by zero) and ``DiceLimitError`` (a resource bound
+was hit) narrow it. When the column is known, ``context`` holds the
+expression with a caret under it, ready to print.
+"""
+
+from __future__ import annotations
+
+from stratagem.errors import LimitError, StratagemError
+
+#: How many characters of a long expression are shown around the caret.
+_WINDOW = 60
+
+
+def caret_context(text: str, pos: int) -> str:
+    """Return ``text`` and a caret line pointing at the 0-based offset ``pos``.
+
+    Long expressions are cut to a window around ``pos`` with ``…`` marks;
+    control characters are shown as ``?`` so the caret stays aligned.
+    """
+    pos = max(0, min(pos, len(text)))
+    start = max(0, pos - _WINDOW // 2)
+    end = min(len(text), start + _WINDOW)
+    shown = "".join(ch if ch.isprintable() else "?" for ch in text[start:end])
+    prefix = "…" if start > 0 else ""
+    suffix = "…" if end < len(text) else ""
+    indent = "  "
+    line = f"{indent}{prefix}{shown}{suffix}"
+    caret = f"{indent}{' ' * (len(prefix) + pos - start)}^"
+    return f"{line}\n{caret}"
+
+
+class DiceError(StratagemError):
+    """Root of every error raised for a dice expression.
+
+    ``text`` is the expression, ``column`` the 1-based column of the problem
+    (``None`` when the whole expression is at fault). A caller that knows where
+    the expression sits in a file adds that with :meth:`with_location`.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        hint: str | None = None,
+        text: str | None = None,
+        pos: int | None = None,
+    ) -> None:
+        context = caret_context(text, pos) if text is not None and pos is not None else None
+        super().__init__(message, hint=hint, context=context)
+        self.text = text
+        self.column = None if pos is None else pos + 1
+
+    def to_json(self) -> dict[str, object]:
+        data = super().to_json()
+        data["expression"] = self.text
+        data["expression_column"] = self.column
+        return data
+
+
+class DiceSyntaxError(DiceError):
+    """The text is not a dice expression (or uses a form the language does not have)."""
+
+
+class DiceValueError(DiceError):
+    """A value in the expression is impossible: 0 sides, a negative count, an unbound name..."""
+
+
+class DiceLimitError(DiceError, LimitError):
+    """A bound of :class:`~stratagem.dice.DiceLimits` was hit."""

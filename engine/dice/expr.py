@@ -1,0 +1,203 @@
+"""A parsed dice expression: roll it, ask its exact distribution, or its bounds.
+
+A :class:`DiceExpr` is immutable and hashable (by its text, dialect and
+limits: the tree is a function of those). Before it rolls, names are bound and
+every fixed value is checked, giving a :class:`Plan` (the resolved tree, its
+compiled roller and bounds). An expression without names is planned once, when
+it is parsed, so ``1d0`` or ``1000000000d6`` fail at load time; an expression
+with names is planned per set of values, and plans are cached.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Protocol
+
+from stratagem.dice.ast import Node, free_names
+from stratagem.dice.config import DiceDialect, DiceLimits
+from stratagem.dice.distribution import Distribution, compute
+from stratagem.dice.errors import DiceLimitError, DiceValueError
+from stratagem.dice.resolve import Env, Resolver, RNode, bind, bounds
+from stratagem.dice.roller import Group, Runner, compile_roller
+from stratagem.dice.weights import power
+
+if TYPE_CHECKING:
+    from stratagem.dice.roll import RollResult
+
+#: The default for "no names given" (read-only, so it is a safe default argument).
+NO_NAMES: Mapping[str, int] = MappingProxyType({})
+
+
+class RandomSource(Protocol):
+    """Anything with ``randint(a, b)``, such as :class:`random.Random`."""
+
+    def randint(self, a: int, b: int) -> int: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """An expression with its names bound and every fixed value checked."""
+
+    body: RNode
+    repeat: int
+    #: Bounds of one repetition.
+    low: int
+    high: int
+    env: Env
+    run: Runner
+    limits: DiceLimits
+
+
+def make_plan(expr: DiceExpr, env: Env, limits: DiceLimits) -> Plan:
+    """Resolve ``expr`` with the bound names ``env`` under ``limits`` (uncached)."""
+    resolver = Resolver(expr.text, env, limits)
+    try:
+        repeat = 1
+        if expr.repeat is not None:
+            repeat = resolver.number(expr.repeat)
+            if repeat < 1:
+                raise DiceValueError(
+                    f"the number of repetitions must be at least 1, not {repeat}",
+                    text=expr.text,
+                    pos=0,
+                )
+            if repeat > limits.max_repeat:
+                raise DiceLimitError(
+                    f"{repeat} repetitions is more than the limit of {limits.max_repeat}",
+                    text=expr.text,
+                    pos=0,
+                )
+        body = resolver.resolve(expr.body)
+        if resolver.dice * repeat > limits.max_dice:
+            raise DiceLimitError(
+                f"{repeat}x{resolver.dice} = {repeat * resolver.dice} dice is more than the "
+                f"limit of {limits.max_dice} dice per roll",
+                text=expr.text,
+                pos=0,
+            )
+        low, high = bounds(body)
+        return Plan(body, repeat, low, high, env, compile_roller(body), limits)
+    except RecursionError:
+        raise DiceLimitError("the expression nests too deeply", text=expr.text) from None
+
+
+_cached_plan = lru_cache(maxsize=4096)(make_plan)
+
+
+@dataclass(frozen=True, eq=False)
+class DiceExpr:
+    """A parsed dice expression. Make one with :func:`stratagem.dice.parse_dice`.
+
+    ``text`` is the expression as written, ``body`` its tree, ``repeat`` the
+    count of a repetition ``Nx(...)`` (a tree, or ``None``), ``is_percent``
+    whether it ends in ``%``, and ``names`` the free names a caller must bind.
+    """
+
+    text: str
+    body: Node
+    repeat: Node | None
+    is_percent: bool
+    dialect: DiceDialect
+    limits: DiceLimits
+    names: frozenset[str] = field(init=False)
+    _key: tuple[str, DiceDialect, DiceLimits] = field(init=False, repr=False)
+    _hash: int = field(init=False, repr=False)
+    _plan: Plan | None = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        names = free_names(self.body)
+        if self.repeat is not None:
+            names |= free_names(self.repeat)
+        key = (self.text, self.dialect, self.limits)
+        object.__setattr__(self, "names", names)
+        object.__setattr__(self, "_key", key)
+        object.__setattr__(self, "_hash", hash(key))
+        plan = make_plan(self, (), self.limits) if not names else None
+        object.__setattr__(self, "_plan", plan)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, DiceExpr) and self._key == other._key
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __str__(self) -> str:
+        return self.text
+
+    def plan(self, names: Mapping[str, object] = NO_NAMES, limits: DiceLimits | None = None) -> Plan:
+        """The resolved, checked form of this expression for ``names`` (cached)."""
+        if limits is None or limits == self.limits:
+            if self._plan is not None:
+                return self._plan
+            limits = self.limits
+        env = bind(self.text, self.body, self.names, names) if self.names else ()
+        return _cached_plan(self, env, limits)
+
+    def roll(
+        self,
+        rng: RandomSource,
+        names: Mapping[str, object] = NO_NAMES,
+        limits: DiceLimits | None = None,
+    ) -> RollResult:
+        """Roll once with ``rng.randint``; names the expression does not use are ignored."""
+        from stratagem.dice.roll import RollResult
+
+        plan = self._plan if self._plan is not None and limits is None else self.plan(names, limits)
+        randint, run = rng.randint, plan.run
+        if plan.repeat == 1:
+            groups: list[Group] = []
+            value = run(randint, groups)
+            return RollResult(self, value, (value,), (tuple(groups),), plan.env)
+        values, reps = [], []
+        for _ in range(plan.repeat):
+            groups = []
+            values.append(run(randint, groups))
+            reps.append(tuple(groups))
+        return RollResult(self, sum(values), tuple(values), tuple(reps), plan.env)
+
+    def distribution(
+        self,
+        names: Mapping[str, object] = NO_NAMES,
+        limits: DiceLimits | None = None,
+        *,
+        cached: bool = True,
+    ) -> Distribution:
+        """The exact distribution of the total (the sum over repetitions).
+
+        Cached per (expression, bound values, limits); ``cached=False``
+        computes it afresh (for benchmarks).
+        """
+        plan = self.plan(names, limits)
+        if cached:
+            return _cached_distribution(self, plan.env, plan.limits)
+        return build_distribution(self, plan)
+
+    def bounds(
+        self, names: Mapping[str, object] = NO_NAMES, limits: DiceLimits | None = None
+    ) -> tuple[int, int]:
+        """``(least, greatest)`` total, without building the distribution."""
+        plan = self.plan(names, limits)
+        return plan.low * plan.repeat, plan.high * plan.repeat
+
+
+def build_distribution(expr: DiceExpr, plan: Plan) -> Distribution:
+    """The exact distribution of ``expr`` as planned (uncached)."""
+    try:
+        low, weights = compute(plan.body, plan.limits)
+    except RecursionError:
+        raise DiceLimitError("the expression nests too deeply", text=expr.text) from None
+    one = Distribution.from_weights(low, weights, is_percent=expr.is_percent)
+    if plan.repeat == 1:
+        return one
+    low, weights = power((low, weights), plan.repeat, plan.limits)
+    return Distribution.from_weights(
+        low, weights, is_percent=expr.is_percent, repetitions=plan.repeat, single=one
+    )
+
+
+@lru_cache(maxsize=1024)
+def _cached_distribution(expr: DiceExpr, env: Env, limits: DiceLimits) -> Distribution:
+    return build_distribution(expr, expr.plan(dict(env), limits))

@@ -1,0 +1,147 @@
+"""Rolling: a resolved tree compiled once into small closures.
+
+:func:`compile_roller` turns a resolved tree (see :mod:`stratagem.dice.resolve`)
+into a function ``run(randint, groups) -> int``. ``randint`` is the caller's
+``rng.randint`` (all randomness goes through it, one call per die face);
+``groups`` receives one entry per die node, in the order the dice are
+rolled::
+
+    (sides, values, chains, kept)
+
+``values`` holds the value of each die (an exploded die's faces summed),
+``chains`` the faces of each die when the die explodes (else ``None``) and
+``kept`` one flag per die when a keep/drop suffix chose some (else ``None``).
+
+Dice are rolled left to right, in the order they are written, so the trace
+(:mod:`stratagem.dice.render`) can walk the original tree and meet the same
+groups in the same order. Constants never roll, so folding them is safe.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from stratagem.dice.ast import Call, CeilDiv, Const, Neg, Product, Sum
+from stratagem.dice.resolve import RDie, RNode
+
+Group = tuple[int, tuple[int, ...], tuple[tuple[int, ...], ...] | None, tuple[bool, ...] | None]
+RandInt = Callable[[int, int], int]
+Runner = Callable[[RandInt, list[Group]], int]
+
+
+def compile_roller(node: RNode) -> Runner:
+    """A function that rolls ``node`` once (see the module doc)."""
+    if isinstance(node, Const):
+        value = node.value
+        return lambda randint, groups: value
+    if isinstance(node, RDie):
+        return _die(node)
+    if isinstance(node, Neg):
+        inner = compile_roller(node.operand)  # type: ignore[arg-type]
+        return lambda randint, groups: -inner(randint, groups)
+    if isinstance(node, Sum):
+        return _sum(node)
+    if isinstance(node, Product):
+        return _product(node)
+    if isinstance(node, CeilDiv):
+        num, den = compile_roller(node.num), compile_roller(node.den)  # type: ignore[arg-type]
+        return lambda randint, groups: -(-num(randint, groups) // den(randint, groups))
+    if isinstance(node, Call):
+        args = [compile_roller(a) for a in node.args]  # type: ignore[arg-type]
+        pick = min if node.func == "min" else max
+        return lambda randint, groups: pick([f(randint, groups) for f in args])
+    raise TypeError(f"not a resolved dice node: {node!r}")  # pragma: no cover
+
+
+def _sum(node: Sum) -> Runner:
+    constant = 0
+    terms: list[tuple[bool, Runner]] = []
+    for op, term in [("+", node.first), *((op, n) for op, n, _ in node.rest)]:
+        if isinstance(term, Const):
+            constant += term.value if op == "+" else -term.value
+        else:
+            terms.append((op == "+", compile_roller(term)))  # type: ignore[arg-type]
+    if len(terms) == 1 and terms[0][0]:
+        only = terms[0][1]
+        return lambda randint, groups: only(randint, groups) + constant
+
+    def run(randint: RandInt, groups: list[Group]) -> int:
+        total = constant
+        for plus, term in terms:
+            if plus:
+                total += term(randint, groups)
+            else:
+                total -= term(randint, groups)
+        return total
+
+    return run
+
+
+def _product(node: Product) -> Runner:
+    first = compile_roller(node.first)  # type: ignore[arg-type]
+    rest = [(op == "*", compile_roller(n)) for op, n, _ in node.rest]  # type: ignore[arg-type]
+
+    def run(randint: RandInt, groups: list[Group]) -> int:
+        value = first(randint, groups)
+        for times, factor in rest:
+            if times:
+                value *= factor(randint, groups)
+            else:
+                value //= factor(randint, groups)
+        return value
+
+    return run
+
+
+def _die(node: RDie) -> Runner:
+    count, sides = node.count, node.sides
+    if node.depth == 0 and node.keep is None:
+        if count == 1:
+
+            def one(randint: RandInt, groups: list[Group]) -> int:
+                face = randint(1, sides)
+                groups.append((sides, (face,), None, None))
+                return face
+
+            return one
+        dice = range(count)
+
+        def plain(randint: RandInt, groups: list[Group]) -> int:
+            faces = tuple([randint(1, sides) for _ in dice])
+            groups.append((sides, faces, None, None))
+            return sum(faces)
+
+        return plain
+    return _general_die(node)
+
+
+def _general_die(node: RDie) -> Runner:
+    count, sides, depth, keep, highest = node.count, node.sides, node.depth, node.keep, node.highest
+    dice = range(count)
+
+    def run(randint: RandInt, groups: list[Group]) -> int:
+        chains: tuple[tuple[int, ...], ...] | None = None
+        if depth:
+            rolled = []
+            for _ in dice:
+                face = randint(1, sides)
+                chain = [face]
+                while face == sides and len(chain) <= depth:
+                    face = randint(1, sides)
+                    chain.append(face)
+                rolled.append(tuple(chain))
+            chains = tuple(rolled)
+            values = tuple([sum(chain) for chain in chains])
+        else:
+            values = tuple([randint(1, sides) for _ in dice])
+        if keep is None:
+            groups.append((sides, values, chains, None))
+            return sum(values)
+        order = sorted(dice, key=values.__getitem__, reverse=highest)[:keep]
+        flags = [False] * count
+        for index in order:
+            flags[index] = True
+        groups.append((sides, values, chains, tuple(flags)))
+        return sum(values[index] for index in order)
+
+    return run

@@ -1,0 +1,413 @@
+"""Expressions in rule files: parsed once at load, evaluated safely with simpleeval.
+
+An :class:`Expr` is compiled from text once (a syntax error is a load error
+with its position); evaluating it takes a *scope*, any mapping of names to
+values. Evaluation is re-entrant: a derived value read in the middle of an
+expression evaluates its own expression on a fresh evaluator, so the
+simpleeval state of the outer one is never disturbed.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import operator as op
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from simpleeval import (
+    AttributeDoesNotExist,
+    EvalWithCompoundTypes,
+    FeatureNotAvailable,
+    FunctionNotDefined,
+    InvalidExpression,
+    IterableTooLong,
+    NameNotDefined,
+    NumberTooHigh,
+)
+
+from stratagem.errors import Location, StratagemError
+
+#: Names every expression may use for the literals YAML authors tend to write.
+LITERALS: dict[str, Any] = {
+    "true": True,
+    "false": False,
+    "none": None,
+    "True": True,
+    "False": False,
+    "None": None,
+}
+
+MAX_EXPRESSION_LENGTH = 2000
+MAX_POWER = 1000
+LARGE = 10**9  # what ratio(a, 0) answers: "infinitely many times more"
+
+
+class ExpressionError(StratagemError):
+    """An expression in a rule file is malformed or failed to evaluate."""
+
+
+def _safe_power(a: Any, b: Any) -> Any:
+    if abs(b) > MAX_POWER or abs(a) > 10**6:
+        raise ExpressionError(f"{a} ** {b} is too large to compute")
+    return a**b
+
+
+def _div(a: Any, b: Any) -> Any:
+    if b == 0:
+        raise ExpressionError("division by zero", hint="guard the divisor, e.g. `x / max(n, 1)`")
+    if isinstance(a, int) and isinstance(b, int):
+        q = Fraction(a, b)
+        return q.numerator if q.denominator == 1 else q
+    return a / b
+
+
+def _floordiv(a: Any, b: Any) -> Any:
+    if b == 0:
+        raise ExpressionError("division by zero", hint="guard the divisor, e.g. `x // max(n, 1)`")
+    return a // b
+
+
+def _mod(a: Any, b: Any) -> Any:
+    if b == 0:
+        raise ExpressionError("modulo by zero")
+    return a % b
+
+
+OPERATORS: dict[type, Callable[..., Any]] = {
+    ast.Add: op.add,
+    ast.Sub: op.sub,
+    ast.Mult: op.mul,
+    ast.Div: _div,
+    ast.FloorDiv: _floordiv,
+    ast.Mod: _mod,
+    ast.Pow: _safe_power,
+    ast.Eq: op.eq,
+    ast.NotEq: op.ne,
+    ast.Gt: op.gt,
+    ast.Lt: op.lt,
+    ast.GtE: op.ge,
+    ast.LtE: op.le,
+    ast.Not: op.not_,
+    ast.USub: op.neg,
+    ast.UAdd: op.pos,
+    ast.In: lambda a, b: a in b,
+    ast.NotIn: lambda a, b: a not in b,
+    ast.Is: op.is_,
+    ast.IsNot: op.is_not,
+}
+
+
+def _int_if_whole(x: Any) -> Any:
+    if isinstance(x, Fraction) and x.denominator == 1:
+        return x.numerator
+    if isinstance(x, float) and x.is_integer():
+        return int(x)
+    return x
+
+
+def round_up(x: Any) -> int:
+    """Round toward +infinity (exact for fractions)."""
+    return math.ceil(x)
+
+
+def round_down(x: Any) -> int:
+    """Round toward -infinity (exact for fractions)."""
+    return math.floor(x)
+
+
+def round_half_up(x: Any) -> int:
+    """Round to nearest, halves away from zero (as people round: 2.5 -> 3)."""
+    f = Fraction(x) if not isinstance(x, float) else Fraction(str(x))
+    sign = -1 if f < 0 else 1
+    return sign * math.floor(abs(f) + Fraction(1, 2))
+
+
+def clamp(x: Any, lo: Any, hi: Any) -> Any:
+    return max(lo, min(hi, x))
+
+
+def avg(xs: Iterable[Any]) -> Any:
+    items = list(xs)
+    if not items:
+        return 0
+    return _int_if_whole(_div(sum(items), len(items)) if all(
+        isinstance(v, int) for v in items) else sum(items) / len(items))
+
+
+def ratio(a: Any, b: Any) -> Any:
+    """a / b, or a very large number when b is 0 (and a is not)."""
+    if b == 0:
+        return 0 if a == 0 else LARGE
+    return _div(a, b)
+
+
+def pairs(xs: Iterable[Any]) -> list[tuple[Any, Any]]:
+    items = list(xs)
+    return [(items[i], items[j]) for i in range(len(items)) for j in range(i + 1, len(items))]
+
+
+def _sorted(xs: Iterable[Any], key: str | None = None, reverse: bool = False) -> list[Any]:
+    items = list(xs)
+    if key is None:
+        return sorted(items, reverse=reverse)
+    return sorted(items, key=lambda item: getattr(item, key), reverse=reverse)
+
+
+def _first(xs: Iterable[Any], default: Any = None) -> Any:
+    for x in xs:
+        return x
+    return default
+
+
+def _count(xs: Iterable[Any]) -> int:
+    return sum(1 for x in xs if x)
+
+
+def _number(x: Any) -> Any:
+    """Show a number plainly: whole fractions become ints, others floats."""
+    x = _int_if_whole(x)
+    if isinstance(x, Fraction):
+        return float(x)
+    return x
+
+
+BASE_FUNCTIONS: dict[str, Callable[..., Any]] = {
+    "min": min,
+    "max": max,
+    "abs": abs,
+    "sum": sum,
+    "len": len,
+    "any": any,
+    "all": all,
+    "int": int,
+    "float": float,
+    "str": str,
+    "bool": bool,
+    "range": lambda *a: range(*a) if len(range(*a)) <= 100_000 else _too_long(),
+    "sorted": _sorted,
+    "reversed": lambda xs: list(reversed(list(xs))),
+    "floor": round_down,
+    "ceil": round_up,
+    "round_up": round_up,
+    "round_down": round_down,
+    "round_half_up": round_half_up,
+    "clamp": clamp,
+    "avg": avg,
+    "count": _count,
+    "ratio": ratio,
+    "pairs": pairs,
+    "first": _first,
+    "number": _number,
+}
+
+
+def _too_long() -> Any:
+    raise ExpressionError("range() is limited to 100,000 items")
+
+
+class _NameCollector(ast.NodeVisitor):
+    """Free names of an expression: names read, minus comprehension variables and callees."""
+
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+        self.calls: set[str] = set()
+        self._bound: list[set[str]] = []
+
+    def visit_Name(self, node: ast.Name) -> None:  # noqa: N802
+        if not any(node.id in scope for scope in self._bound):
+            self.names.add(node.id)
+
+    def visit_Call(self, node: ast.Call) -> None:  # noqa: N802
+        if isinstance(node.func, ast.Name):
+            self.calls.add(node.func.id)
+        else:
+            self.visit(node.func)
+        for arg in node.args:
+            self.visit(arg)
+        for kw in node.keywords:
+            self.visit(kw.value)
+
+    def _comprehension(self, node: Any) -> None:
+        bound: set[str] = set()
+        for gen in node.generators:
+            self.visit(gen.iter)
+            for target in ast.walk(gen.target):
+                if isinstance(target, ast.Name):
+                    bound.add(target.id)
+            self._bound.append(bound)
+            for cond in gen.ifs:
+                self.visit(cond)
+            self._bound.pop()
+        self._bound.append(bound)
+        for part in ("elt", "key", "value"):
+            if hasattr(node, part):
+                self.visit(getattr(node, part))
+        self._bound.pop()
+
+    visit_ListComp = visit_GeneratorExp = visit_SetComp = visit_DictComp = _comprehension  # noqa: N815
+
+
+_ALLOWED_NODES = (
+    ast.Expression, ast.Expr, ast.Name, ast.Load, ast.Store, ast.Constant, ast.UnaryOp,
+    ast.BinOp, ast.BoolOp, ast.Compare, ast.IfExp, ast.Call, ast.keyword, ast.Subscript,
+    ast.Attribute, ast.Slice, ast.List, ast.Tuple, ast.Dict, ast.ListComp, ast.GeneratorExp,
+    ast.DictComp, ast.comprehension, ast.operator, ast.unaryop, ast.boolop, ast.cmpop,
+    ast.expr_context,
+)
+
+
+class _Literals(ast.NodeTransformer):
+    """Turn `true`, `false`, `none` (YAML habits) into constants."""
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:  # noqa: N802
+        if node.id in LITERALS:
+            return ast.copy_location(ast.Constant(LITERALS[node.id]), node)
+        return node
+
+
+@dataclass(frozen=True)
+class Expr:
+    """A compiled expression: its text, parsed tree, free names and called functions."""
+
+    text: str
+    node: ast.AST = field(repr=False, compare=False)
+    names: frozenset[str]
+    calls: frozenset[str]
+    location: Location | None = field(default=None, compare=False)
+    constant: Any = field(default=None, compare=False)
+    is_constant: bool = field(default=False, compare=False)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def compile_expr(text: Any, location: Location | None = None) -> Expr:
+    """Parse an expression once. Numbers and booleans are constant expressions.
+
+    Raises :class:`ExpressionError` with the position of the mistake.
+    """
+    if isinstance(text, bool) or isinstance(text, (int, float)) or text is None:
+        return Expr(repr(text), ast.Constant(text), frozenset(), frozenset(), location, text, True)
+    if not isinstance(text, str):
+        raise ExpressionError(
+            f"expected an expression (text or a number), got {type(text).__name__}",
+            location=location,
+        )
+    source = text.strip()
+    if not source:
+        raise ExpressionError("empty expression", location=location,
+                              hint="write a value, e.g. `0`, or remove the key")
+    if len(source) > MAX_EXPRESSION_LENGTH:
+        raise ExpressionError(
+            f"expression is {len(source)} characters long; the limit is {MAX_EXPRESSION_LENGTH}",
+            location=location, hint="split it into several `set` values or a formula",
+        )
+    try:
+        tree = ast.parse(source, mode="eval")
+    except SyntaxError as err:
+        col = (err.offset or 1)
+        caret = f"  {source}\n  {' ' * (col - 1)}^"
+        where = location
+        if location is not None and location.line is not None and "\n" not in source:
+            where = Location(location.file, location.line, (location.column or 1) + col - 1,
+                             location.path)
+        raise ExpressionError(
+            f"cannot read expression `{source}`: {err.msg}",
+            location=where, context=caret,
+            hint="expressions use Python-like syntax: `a + b`, `x if c else y`, `f(x)`",
+        ) from None
+    for node in ast.walk(tree):
+        if not isinstance(node, _ALLOWED_NODES):
+            raise ExpressionError(
+                f"`{source}` uses {type(node).__name__}, which rule expressions do not allow",
+                location=location,
+                hint="use arithmetic, comparisons, `and/or/not`, `x if c else y` and functions",
+            )
+        if isinstance(node, ast.Attribute) and node.attr.startswith("_"):
+            raise ExpressionError(f"`{source}`: names starting with '_' are not allowed",
+                                  location=location)
+    tree = _Literals().visit(tree)
+    collector = _NameCollector()
+    collector.visit(tree)
+    body = tree.body
+    if isinstance(body, ast.Constant):
+        return Expr(source, body, frozenset(), frozenset(), location, body.value, True)
+    names = frozenset(collector.names)
+    return Expr(source, body, names, frozenset(collector.calls), location)
+
+
+class Evaluator:
+    """Evaluates compiled expressions with a fixed set of functions.
+
+    One evaluator serves a whole ruleset; it keeps a small stack of simpleeval
+    instances so nested evaluations (derived values, formulas) never share one.
+    """
+
+    def __init__(self, functions: Mapping[str, Callable[..., Any]] | None = None) -> None:
+        self.functions = dict(BASE_FUNCTIONS)
+        if functions:
+            self.functions.update(functions)
+        self._pool: list[EvalWithCompoundTypes] = []
+        self._depth = 0
+
+    def _make(self) -> EvalWithCompoundTypes:
+        ev = EvalWithCompoundTypes(operators=dict(OPERATORS), functions=self.functions, names={})
+        ev.ATTR_INDEX_FALLBACK = False
+        return ev
+
+    def eval(self, expr: Expr, scope: Mapping[str, Any]) -> Any:
+        if expr.is_constant:
+            return expr.constant
+        depth = self._depth
+        if depth >= 200:
+            raise ExpressionError(
+                f"`{expr.text}` recurses too deeply (a derived value or formula that uses itself?)",
+                location=expr.location,
+            )
+        if depth == len(self._pool):
+            self._pool.append(self._make())
+        ev = self._pool[depth]
+        ev.names = scope
+        self._depth = depth + 1
+        try:
+            return ev.eval(expr.text, previously_parsed=expr.node)
+        except StratagemError as err:
+            if err.location is None:
+                err.location = expr.location
+            if err.message and not err.message.startswith("`"):
+                err.message = f"`{expr.text}`: {err.message}"
+            raise
+        except NameNotDefined as err:
+            raise ExpressionError(
+                f"`{expr.text}`: the name '{err.name}' is not defined here",
+                location=expr.location,
+            ) from None
+        except AttributeDoesNotExist as err:
+            raise ExpressionError(
+                f"`{expr.text}`: no field or value called '{err.attr}'",
+                location=expr.location,
+            ) from None
+        except FunctionNotDefined as err:
+            raise ExpressionError(
+                f"`{expr.text}`: unknown function '{err.func_name}'", location=expr.location
+            ) from None
+        except (IterableTooLong, NumberTooHigh) as err:
+            raise ExpressionError(f"`{expr.text}`: {err}", location=expr.location) from None
+        except (FeatureNotAvailable, InvalidExpression) as err:
+            raise ExpressionError(f"`{expr.text}`: {err}", location=expr.location) from None
+        except (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError,
+                OverflowError, RecursionError) as err:
+            raise ExpressionError(
+                f"`{expr.text}` failed: {_describe(err)}", location=expr.location
+            ) from None
+        finally:
+            self._depth = depth
+
+
+def _describe(err: Exception) -> str:
+    if isinstance(err, KeyError):
+        return f"no entry {err.args[0]!r}"
+    return str(err) or type(err).__name__

@@ -1,0 +1,456 @@
+"""Catalogs: the texts of one language, merged from several locale files.
+
+A locale file (``kind: locale``) holds the texts of one language; its file
+name is its language (``ru.yaml``). A catalog for ``ru`` reads, in order, the
+``ru.yaml`` of every layer it is given (the engine's own, then the ruleset's,
+then an overlay's); a later file's text wins for the same key. It also reads
+the ``en.yaml`` files the same way, as the fallback: a key missing in ``ru``
+is shown in English, a key missing in both is shown as ``[key]``. Formatting
+never raises.
+
+Every message is parsed when its file is read, so a malformed one is a load
+error with its file, line and column.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from stratagem.errors import Location, StratagemError, ValidationFailed
+from stratagem.i18n.engine_keys import (
+    RULESET_TITLE,
+    decision_key,
+    enum_key,
+    field_key,
+    table_key,
+)
+from stratagem.i18n.language import Language, NumberFormat, is_number
+from stratagem.i18n.messages import Message, MessageSyntaxError, parse_message
+from stratagem.i18n.plural import PluralRule
+
+#: The language every other falls back to.
+FALLBACK_LANGUAGE = "en"
+
+#: Where the engine's own locale files live (they travel inside the package).
+ENGINE_LOCALES = Path(__file__).resolve().parent.parent / "locales"
+
+_LANGUAGE_CODE = re.compile(r"[a-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*")
+_KEY = re.compile(r"[\w-]+(?:\.[\w-]+)*")
+_TOP_KEYS = ("kind", "language", "name", "plural", "decimal", "group", "fraction_digits",
+             "messages")
+_HINT_KEYS = "a locale file has kind, language, name, plural, decimal, group, fraction_digits, " \
+    "messages; see docs/translating.md"
+
+
+@dataclass
+class LocaleFile:
+    """One locale file, read and checked: its settings and its parsed messages."""
+
+    path: str
+    language: str
+    name: str | None = None
+    plural: PluralRule | None = None
+    numbers: dict[str, Any] = field(default_factory=dict)
+    messages: dict[str, Message] = field(default_factory=dict)
+    locations: dict[str, Location] = field(default_factory=dict)
+
+
+def check_language_code(code: str) -> str:
+    """Return ``code`` if it looks like a language code (``ru``, ``pt-BR``), else raise."""
+    if not isinstance(code, str) or not _LANGUAGE_CODE.fullmatch(code):
+        raise StratagemError(
+            f"{code!r} is not a language code",
+            hint="use a code like en, ru, pl or pt-BR (the name of a locale file without .yaml)",
+        )
+    return code
+
+
+def _where(doc: object, key: str, source: str) -> Location:
+    where = getattr(doc, "where", None)
+    if callable(where):
+        try:
+            location = where(key)
+        except (KeyError, LookupError):
+            location = None
+        if isinstance(location, Location):
+            return location
+    return Location(file=source)
+
+
+def _message_location(location: Location, text: str, offset: int) -> Location:
+    """Point at the faulty character when the message sits on one line of the file as written.
+
+    ``location`` is where the loader says the value is. For a plain or quoted
+    one-line value the file's line shows the text itself, so the column can
+    be moved to the fault; otherwise (escapes, block scalars) the value's
+    position is kept and the error's context shows the caret.
+    """
+    if not location.file or location.line is None or location.column is None or "\n" in text:
+        return location
+    line = _source_line(location.file, location.line)
+    if line is None:
+        return location
+    start = location.column - 1
+    for skip in (0, 1):  # a plain value, or one in quotes
+        if line.startswith(text, start + skip):
+            return Location(location.file, location.line, location.column + skip + offset,
+                            location.path)
+    return location
+
+
+def _source_line(path: str, line: int) -> str | None:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            for number, text in enumerate(handle, 1):
+                if number == line:
+                    return text.rstrip("\n")
+    except OSError:
+        return None
+    return None
+
+
+def parse_locale(doc: Mapping[str, Any], source: str, expected: str | None = None) -> LocaleFile:
+    """Check a loaded locale document and parse its messages.
+
+    ``doc`` is what the YAML loader returned (positions come from its
+    ``where(key)`` when it has one; a plain dict works too). ``expected`` is
+    the language the file name promises. Every fault in the file is
+    collected; more than none raises :class:`ValidationFailed`.
+    """
+    errors: list[StratagemError] = []
+
+    def fail(message: str, where: Location, hint: str | None = None) -> None:
+        errors.append(StratagemError(message, location=where, hint=hint))
+
+    top = Location(file=source)
+    if not isinstance(doc, Mapping):
+        raise StratagemError("a locale file must be a map of keys", location=top,
+                             hint=_HINT_KEYS)
+    for key in doc:
+        if key not in _TOP_KEYS:
+            fail(f"unknown key {key!r} in a locale file", _where(doc, key, source), _HINT_KEYS)
+    if doc.get("kind") != "locale":
+        fail("a locale file starts with 'kind: locale'",
+             _where(doc, "kind", source) if "kind" in doc else top, "add the line: kind: locale")
+    language = doc.get("language")
+    if language is None:
+        fail("the locale file does not say its language", top,
+             f"add the line: language: {expected or 'xx'}")
+        language = expected or "?"
+    elif not isinstance(language, str) or not _LANGUAGE_CODE.fullmatch(language):
+        fail(f"{language!r} is not a language code", _where(doc, "language", source),
+             "use a code like en, ru, pl or pt-BR")
+        language = str(language)
+    elif expected is not None and language != expected:
+        fail(f"the file is named for language {expected!r} but says language: {language}",
+             _where(doc, "language", source),
+             f"name the file {language}.yaml, or write language: {expected}")
+    result = LocaleFile(path=source, language=language)
+    name = doc.get("name")
+    if name is not None:
+        if isinstance(name, str):
+            result.name = name
+        else:
+            fail("name must be text: the language's own name, e.g. Русский",
+                 _where(doc, "name", source))
+    if "plural" in doc:
+        where = _where(doc, "plural", source)
+        try:
+            result.plural = PluralRule(doc["plural"], where)
+        except StratagemError as err:
+            errors.append(err)
+    _read_numbers(doc, source, result, fail)
+    messages = doc.get("messages", {})
+    if messages is None:
+        messages = {}
+    if not isinstance(messages, Mapping):
+        fail("messages must be a map of key: text", _where(doc, "messages", source))
+        messages = {}
+    for key, text in messages.items():
+        where = _where(messages, key, source)
+        if not isinstance(key, str) or not _KEY.fullmatch(key):
+            fail(f"{key!r} is not a message key", where,
+                 "a key is words joined by dots, like report.winner; quote it if YAML reads "
+                 "it as a number or yes/no")
+            continue
+        if not isinstance(text, str):
+            fail(f"the message {key!r} must be text, not {type(text).__name__}", where,
+                 'put the text in quotes: key: "..."')
+            continue
+        try:
+            result.messages[key] = parse_message(text)
+        except MessageSyntaxError as err:
+            err.message = f"malformed message {key!r}: {err.reason}"
+            errors.append(err.with_location(_message_location(where, text, err.offset)))
+            continue
+        result.locations[key] = where
+    if errors:
+        raise ValidationFailed(errors)
+    return result
+
+
+def _read_numbers(doc: Mapping[str, Any], source: str, result: LocaleFile, fail: Any) -> None:
+    for key in ("decimal", "group"):
+        if key in doc:
+            value = doc[key]
+            if isinstance(value, str) and len(value) <= 4 and not any(c.isdigit() for c in value):
+                result.numbers[key] = value
+            else:
+                fail(f"{key} must be a short text without digits, like \",\" or \" \"",
+                     _where(doc, key, source))
+    if "fraction_digits" in doc:
+        value = doc["fraction_digits"]
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 6:
+            result.numbers["fraction_digits"] = value
+        else:
+            fail("fraction_digits must be a whole number from 0 to 6",
+                 _where(doc, "fraction_digits", source))
+
+
+def read_locale(path: Path) -> LocaleFile:
+    """Read and check one locale file (cached while the file is unchanged)."""
+    path = Path(path)
+    try:
+        stat = path.stat()
+    except OSError as err:
+        raise StratagemError(f"cannot read the locale file: {err.strerror}",
+                             location=Location(file=str(path))) from None
+    return _read_locale_cached(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=256)
+def _read_locale_cached(path: str, _mtime: int, _size: int) -> LocaleFile:
+    from stratagem.loader.yamlio import load_yaml
+
+    doc = load_yaml(Path(path))
+    return parse_locale(doc, path, expected=Path(path).stem)
+
+
+def find_locale_files(
+    places: Iterable[Path], languages: Iterable[str] | None = None
+) -> list[Path]:
+    """The locale files in ``places`` (folders or files), in order.
+
+    A folder contributes its ``<lang>.yaml`` files (sorted by name); with
+    ``languages`` only those languages'. A file is taken as it is.
+    """
+    wanted = None if languages is None else set(languages)
+    found: list[Path] = []
+    for place in places:
+        place = Path(place)
+        if place.is_dir():
+            for path in sorted(place.glob("*.yaml")):
+                if wanted is None or path.stem in wanted:
+                    found.append(path)
+        elif wanted is None or place.stem in wanted:
+            found.append(place)
+    return found
+
+
+class Catalog:
+    """The texts of one language, with English behind it.
+
+    ``text(key, **params)`` formats a key: this language's text, else the
+    fallback's (English), else ``[key]``. It never raises.
+    """
+
+    def __init__(
+        self,
+        language: Language,
+        messages: Mapping[str, Message],
+        *,
+        fallback: Catalog | None = None,
+        locations: Mapping[str, Location] | None = None,
+        files: Iterable[str] = (),
+    ) -> None:
+        self.lang = language
+        self.fallback = fallback
+        self._messages = dict(messages)
+        self.locations: dict[str, Location] = dict(locations or {})
+        #: The files the texts came from, in the order read.
+        self.files: tuple[str, ...] = tuple(files)
+
+    @property
+    def language(self) -> str:
+        """The language code (``ru``)."""
+        return self.lang.code
+
+    def has(self, key: str) -> bool:
+        """True when this language itself has a text for ``key`` (the fallback not counted)."""
+        return key in self._messages
+
+    def keys(self) -> set[str]:
+        """The keys this language has a text for (the fallback not counted)."""
+        return set(self._messages)
+
+    def message(self, key: str) -> tuple[Message, Language] | None:
+        """The parsed message for ``key`` and the language it is written in, with fallback."""
+        found = self._messages.get(key)
+        if found is not None:
+            return found, self.lang
+        if self.fallback is not None:
+            return self.fallback.message(key)
+        return None
+
+    def text(self, key: str, /, **params: object) -> str:
+        """``key`` formatted with ``params``; ``[key]`` when no language has it."""
+        found = self.message(key)
+        if found is None:
+            return f"[{key}]"
+        message, language = found
+        return message.format(params, language, self.display)
+
+    def display(self, value: object, language: Language) -> str:
+        """Text of one ``{name}`` value in a message written in ``language``.
+
+        A label-like value (one with ``.key`` and ``.fallback``, as the trace
+        records enum values and names) is shown as the text of its key, else
+        as its fallback; anything else as :meth:`Language.format_value` says.
+        """
+        if isinstance(value, str) or is_number(value):
+            return language.format_value(value)
+        key = getattr(value, "key", None)
+        if isinstance(key, str) and hasattr(value, "fallback"):
+            found = self.message(key)
+            if found is None:
+                return str(value.fallback)  # type: ignore[attr-defined]
+            return found[0].format({}, found[1], self.display)
+        return language.format_value(value)
+
+    def number(self, value: Any) -> str:
+        """A number written in this language's style."""
+        return self.lang.format_value(value)
+
+    def __repr__(self) -> str:
+        return f"Catalog({self.language!r}, {len(self._messages)} texts)"
+
+
+def _merge(language: str, files: list[LocaleFile]) -> Catalog:
+    """One language's catalog from its files, later files winning."""
+    name, plural, numbers = "", None, {}
+    messages: dict[str, Message] = {}
+    locations: dict[str, Location] = {}
+    for locale in files:
+        name = locale.name or name
+        plural = locale.plural or plural
+        numbers.update(locale.numbers)
+        messages.update(locale.messages)
+        locations.update(locale.locations)
+    lang = Language(language, name, plural or PluralRule(), NumberFormat(**numbers))
+    return Catalog(lang, messages, locations=locations, files=[f.path for f in files])
+
+
+def build_catalog(language: str, files: Iterable[LocaleFile]) -> Catalog:
+    """A catalog for ``language`` from already read files of any languages.
+
+    Files of ``language`` make the catalog, files of English its fallback;
+    files of other languages are ignored.
+    """
+    files = list(files)
+    mine = [f for f in files if f.language == language]
+    catalog = _merge(language, mine)
+    if language != FALLBACK_LANGUAGE:
+        catalog.fallback = _merge(FALLBACK_LANGUAGE,
+                                  [f for f in files if f.language == FALLBACK_LANGUAGE])
+    return catalog
+
+
+def load_catalog(lang: str, locale_files: list[Path]) -> Catalog:
+    """Read the catalog of ``lang`` from ``locale_files`` (files or folders), in order.
+
+    Only ``<lang>.yaml`` and ``en.yaml`` are read; later files override earlier
+    ones key by key. Faults of every file are collected into one
+    :class:`ValidationFailed`.
+    """
+    check_language_code(lang)
+    wanted = {lang, FALLBACK_LANGUAGE}
+    read: list[LocaleFile] = []
+    errors: list[StratagemError] = []
+    for path in find_locale_files(locale_files, wanted):
+        try:
+            read.append(read_locale(path))
+        except ValidationFailed as err:
+            errors.extend(err.errors)
+        except StratagemError as err:
+            errors.append(err)
+    if errors:
+        raise ValidationFailed(errors)
+    return build_catalog(lang, read)
+
+
+def engine_catalog(lang: str, *more: Path) -> Catalog:
+    """The engine's own texts in ``lang``, then the files or folders ``more``."""
+    return load_catalog(lang, [ENGINE_LOCALES, *more])
+
+
+def _humanise(name: object) -> str:
+    return str(name).replace("_", " ")
+
+
+class Translator:
+    """What the report calls: ``t(key, **params)`` and labels for derived keys.
+
+    A label whose key no language has falls back to the name itself with
+    underscores as spaces (``heavy_infantry`` → ``heavy infantry``), never
+    to ``[key]``: a ruleset need not translate every enum value.
+    """
+
+    def __init__(self, catalog: Catalog) -> None:
+        self.catalog = catalog
+
+    @property
+    def language(self) -> str:
+        return self.catalog.language
+
+    def t(self, key: str, /, **params: object) -> str:
+        """The text of ``key`` with ``params`` (``[key]`` when no language has it)."""
+        return self.catalog.text(key, **params)
+
+    def _label(self, key: str, fallback: object) -> str:
+        if self.catalog.message(key) is None:
+            return _humanise(fallback)
+        return self.catalog.text(key)
+
+    def label(self, kind: str, *names: object) -> str:
+        """The label of a derived key, by kind.
+
+        ``label('field', 'unit', 'count')``, ``label('enum', 'quality', 'elite')``,
+        ``label('table', 'casualties')``, ``label('decision', 'risk')``,
+        ``label('ruleset', default_title)``.
+        """
+        builders = {"field": field_key, "enum": enum_key, "table": table_key,
+                    "decision": decision_key}
+        if kind == "ruleset":
+            return self.title(str(names[0]) if names else "")
+        if kind not in builders:
+            raise ValueError(f"unknown label kind {kind!r}")
+        return self._label(builders[kind](*names), names[-1])  # type: ignore[operator]
+
+    def field(self, kind: str, name: str) -> str:
+        """The label of a field: ``field.<kind>.<name>``."""
+        return self._label(field_key(kind, name), name)
+
+    def enum(self, enum: str, value: object) -> str:
+        """The label of an enum value: ``enum.<enum>.<value>``."""
+        return self._label(enum_key(enum, value), value)
+
+    def table(self, name: str) -> str:
+        """The title of a table: ``table.<name>``."""
+        return self._label(table_key(name), name)
+
+    def decision(self, name: str) -> str:
+        """What a decision asks: ``decision.<id>``."""
+        return self._label(decision_key(name), name)
+
+    def title(self, default: str = "") -> str:
+        """The ruleset's title (``ruleset.title``), else ``default``."""
+        return self._label(RULESET_TITLE, default)
+
+    def number(self, value: Any) -> str:
+        """A number in this language's style."""
+        return self.catalog.number(value)

@@ -1,0 +1,97 @@
+"""The message keys the engine itself uses, and how derived keys are spelled.
+
+:data:`ENGINE_MESSAGES` maps each key the engine (report, trace, prompts,
+run-time errors) formats to the parameters it passes. Their texts live in
+``engine/locales/<lang>.yaml``; ``stratagem i18n check`` checks those files
+against this table: a key here that a language lacks is *missing*, a key in
+the files that is not here is *unused*, a placeholder naming a parameter the
+engine does not pass is reported too. To add an engine message: add it here,
+then to every ``engine/locales/*.yaml``.
+
+A ruleset's own keys are the ``event:``/``emit``/``message:`` keys it writes
+plus the derived keys spelled by the functions below.
+"""
+
+from __future__ import annotations
+
+#: key → the parameters the engine passes when it formats that key.
+ENGINE_MESSAGES: dict[str, tuple[str, ...]] = {
+    # the battle report
+    "report.title": ("battle",),
+    "report.ruleset": ("ruleset",),
+    "report.winner": ("side",),
+    "report.draw": (),
+    "report.sides": (),
+    "report.side": ("side",),
+    "report.units": (),
+    "report.heroes": (),
+    "report.losses": (),
+    "report.morale": (),
+    "report.lost": ("n",),
+    "report.start_end": ("start", "end"),
+    "report.unchanged": ("value",),
+    "report.rounds": ("n",),
+    "report.days": ("n",),
+    "report.seed": ("seed",),
+    "report.dice_scripted": ("n",),
+    "report.summary": (),
+    "report.explain_header": (),
+    "report.no_events": (),
+    "report.odds": ("side", "percent", "n"),
+    # the trace, as --explain shows it
+    "roll.trace": ("expr", "rolls", "total"),
+    "roll.trace_for": ("who", "expr", "rolls", "total"),
+    "check.success": ("roll", "target", "margin"),
+    "check.failure": ("roll", "target", "margin"),
+    "check.critical_success": ("roll", "target", "margin"),
+    "check.critical_failure": ("roll", "target", "margin"),
+    "contest.winner": ("winner", "difference"),
+    "contest.tie": (),
+    "lookup.trace": ("table", "key", "row"),
+    "update.trace": ("entity", "field", "old", "new"),
+    # decisions
+    "decision.prompt": ("decision", "subject", "options", "default"),
+    "decision.prompt_range": ("decision", "subject", "lo", "hi", "default"),
+    "decision.default_used": ("decision", "subject", "value"),
+    "decision.invalid_answer": ("value",),
+    # run-time errors (load errors are written in English by the loader)
+    "error.table_no_row": ("table", "key"),
+    "error.table_no_row.hint": ("table",),
+    "error.max_rounds": ("loop", "max"),
+    "error.max_rounds.hint": (),
+    "error.max_steps": ("max",),
+    "error.call_depth": ("max",),
+    "error.decision_missing": ("decision", "subject"),
+    "error.decision_missing.hint": ("decision", "subject"),
+    "error.decision_invalid": ("decision", "subject", "value", "allowed"),
+    "error.dice_exhausted": ("n",),
+    "error.dice_exhausted.hint": (),
+    "error.division_by_zero": ("expr",),
+    "error.language_missing": ("lang",),
+}
+
+#: Every key the engine formats.
+ENGINE_KEYS: frozenset[str] = frozenset(ENGINE_MESSAGES)
+
+#: The key of a ruleset's own title.
+RULESET_TITLE = "ruleset.title"
+
+
+def field_key(kind: str, field: str) -> str:
+    """``field.<kind>.<field>``: the label of an entity field (``field.unit.count``)."""
+    return f"field.{kind}.{field}"
+
+
+def enum_key(enum: str, value: object) -> str:
+    """``enum.<enum>.<value>``: an enum value (for a table-backed enum, the table's name)."""
+    return f"enum.{enum}.{value}"
+
+
+def table_key(table: str) -> str:
+    """``table.<table>``: the title of a table."""
+    return f"table.{table}"
+
+
+def decision_key(decision: str) -> str:
+    """``decision.<id>``: what a ``decide`` step asks."""
+    return f"decision.{decision}"

@@ -1,0 +1,467 @@
+"""Messages: a small subset of ICU MessageFormat, parsed once and formatted many times.
+
+The subset (see docs/translating.md for a translator's view):
+
+``{name}``
+    a parameter; numbers are written in the language's style (``decimal:``);
+    a dotted name (``{unit.name}``) reads a key or attribute of a parameter.
+``{n, plural, =0 {нет} one {# отряд} few {# отряда} many {# отрядов} other {# отряда}}``
+    a plural form chosen by the language's ``plural:`` rule; ``=0 {...}`` matches
+    an exact number first; ``#`` inside the branches is the number, written as
+    the language writes numbers (``#`` belongs to the innermost plural around it).
+``{side, select, attacker {...} defender {...} other {...}}``
+    a branch chosen by the parameter's value (``true``/``false`` for yes/no values).
+quotes, as ICU writes them
+    ``''`` is one apostrophe; an apostrophe before ``{``, ``}`` (or ``#`` in a
+    plural) starts quoted text that runs to the next apostrophe: ``'{'`` shows ``{``.
+    Any other apostrophe is just an apostrophe (``it's``).
+
+Formatting never raises: a missing parameter stays visible as ``{name}``, a
+missing plural form falls back to ``other`` (then to the last branch), an
+unknown select value to ``other`` (then to the value itself).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+
+from stratagem.errors import StratagemError
+from stratagem.i18n.language import Language, is_number
+from stratagem.i18n.plural import CATEGORIES
+
+#: Deepest nesting of plural/select inside one another.
+MAX_DEPTH = 8
+
+_NAME = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*")
+_WORD = re.compile(r"[^\s{}]+")
+_EXACT = re.compile(r"=(-?\d+(?:\.\d+)?)")
+_SPACE = re.compile(r"\s*")
+
+
+class MessageSyntaxError(StratagemError):
+    """A message that does not parse; ``offset`` is the 0-based character where it went wrong."""
+
+    def __init__(self, reason: str, text: str, offset: int) -> None:
+        self.reason = reason
+        self.offset = offset
+        line_start = text.rfind("\n", 0, offset) + 1
+        line_end = text.find("\n", offset)
+        line = text[line_start : line_end if line_end >= 0 else len(text)]
+        caret = " " * (offset - line_start) + "^"
+        super().__init__(
+            f"malformed message: {reason}",
+            context=f"  {line}\n  {caret}",
+            hint="placeholders are {name}, {n, plural, one {...} other {...}} and "
+            "{x, select, a {...} other {...}}; to show a brace write '{' or '}'",
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Arg:
+    """``{name}``: a parameter, possibly dotted (``unit.name``)."""
+
+    name: str
+    path: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Pound:
+    """``#`` inside a plural: the number."""
+
+
+@dataclass(frozen=True, slots=True)
+class Plural:
+    """``{n, plural, =0 {...} one {...} other {...}}``."""
+
+    arg: Arg
+    exact: Mapping[str, tuple[Part, ...]]  # keyed by the number as shown in ASCII ("0", "1.5")
+    forms: Mapping[str, tuple[Part, ...]]
+    last: tuple[Part, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Select:
+    """``{x, select, a {...} other {...}}``."""
+
+    arg: Arg
+    branches: Mapping[str, tuple[Part, ...]]
+
+
+Part = str | Arg | Pound | Plural | Select
+
+_POUND = Pound()
+_MISSING = object()
+
+
+class Message:
+    """One parsed message: :func:`parse_message` builds it, :meth:`format` fills it in."""
+
+    __slots__ = ("source", "parts", "arguments", "plurals", "_text")
+
+    def __init__(self, source: str, parts: tuple[Part, ...]) -> None:
+        self.source = source
+        self.parts = parts
+        #: Every parameter name the message reads (plural and select ones included).
+        self.arguments: frozenset[str] = frozenset(_arguments(parts))
+        #: ``(parameter, forms written)`` for each plural, in order.
+        self.plurals: tuple[tuple[str, frozenset[str]], ...] = tuple(_plurals(parts))
+        self._text = parts[0] if len(parts) == 1 and isinstance(parts[0], str) else None
+        if not parts:
+            self._text = ""
+
+    def format(
+        self,
+        params: Mapping[str, object],
+        language: Language,
+        display: Callable[[object, Language], str] | None = None,
+    ) -> str:
+        """The message with ``params`` filled in, in ``language``'s style. Never raises.
+
+        ``display(value, language)`` turns a ``{name}`` value into text
+        (default: :meth:`Language.format_value`); the catalog passes one that
+        also localises labels.
+        """
+        if self._text is not None:
+            return self._text
+        out: list[str] = []
+        _render(self.parts, params, _Context(language, display or _plain_display), None, out)
+        return "".join(out)
+
+    def __repr__(self) -> str:
+        return f"Message({self.source!r})"
+
+
+def parse_message(text: str) -> Message:
+    """Parse ``text``; raise :class:`MessageSyntaxError` with the offset of the fault."""
+    parser = _Parser(text)
+    parts = parser.parts(in_plural=False, depth=0)
+    if parser.pos < len(text):  # only a stray '}' stops the top level early
+        raise MessageSyntaxError(
+            "'}' closes nothing (to show a brace write '}')", text, parser.pos
+        )
+    return Message(text, parts)
+
+
+class _Parser:
+    """Recursive descent over the message text."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.pos = 0
+
+    def fail(self, reason: str, offset: int | None = None) -> MessageSyntaxError:
+        return MessageSyntaxError(reason, self.text, self.pos if offset is None else offset)
+
+    def parts(self, *, in_plural: bool, depth: int) -> tuple[Part, ...]:
+        """Read literal text and placeholders up to an unmatched ``}`` or the end."""
+        text, out, buf = self.text, [], []  # type: ignore[var-annotated]
+        while self.pos < len(text):
+            char = text[self.pos]
+            if char == "'":
+                buf.append(self.quoted(in_plural))
+            elif char == "{":
+                if buf:
+                    out.append("".join(buf))
+                    buf = []
+                out.append(self.placeholder(in_plural=in_plural, depth=depth))
+            elif char == "}":
+                break
+            elif char == "#" and in_plural:
+                if buf:
+                    out.append("".join(buf))
+                    buf = []
+                out.append(_POUND)
+                self.pos += 1
+            else:
+                buf.append(char)
+                self.pos += 1
+        if buf:
+            out.append("".join(buf))
+        return tuple(out)
+
+    def quoted(self, in_plural: bool) -> str:
+        """ICU apostrophes: ``''`` → ``'``; ``'{...'`` quotes; else a plain apostrophe."""
+        text, start = self.text, self.pos
+        following = text[start + 1 : start + 2]
+        if following == "'":
+            self.pos += 2
+            return "'"
+        if following in ("{", "}") or (following == "#" and in_plural):
+            chunk: list[str] = []
+            k = start + 1
+            while k < len(text):
+                if text[k] == "'":
+                    if text[k + 1 : k + 2] == "'":
+                        chunk.append("'")
+                        k += 2
+                        continue
+                    self.pos = k + 1
+                    return "".join(chunk)
+                chunk.append(text[k])
+                k += 1
+            raise self.fail("this quote is never closed (close it with another ')", start)
+        self.pos += 1
+        return "'"
+
+    def skip_space(self) -> None:
+        match = _SPACE.match(self.text, self.pos)
+        assert match is not None
+        self.pos = match.end()
+
+    def placeholder(self, *, in_plural: bool, depth: int) -> Part:
+        text, start = self.text, self.pos
+        self.pos += 1
+        self.skip_space()
+        match = _NAME.match(text, self.pos)
+        if not match:
+            if self.pos >= len(text):
+                raise self.fail("this '{' is never closed", start)
+            raise self.fail("expected a parameter name after '{'")
+        name = match.group()
+        path = tuple(name.split("."))
+        hidden = next((k for k, segment in enumerate(path) if segment.startswith("_")), None)
+        if hidden is not None:
+            at = match.start() + sum(len(segment) + 1 for segment in path[:hidden])
+            raise self.fail("a parameter name may not start with '_'", at)
+        arg = Arg(name, path)
+        self.pos = match.end()
+        self.skip_space()
+        if self.pos >= len(text):
+            raise self.fail("this '{' is never closed", start)
+        if text[self.pos] == "}":
+            self.pos += 1
+            return arg
+        if text[self.pos] != ",":
+            raise self.fail(f"expected '}}' or ',' after the name {name!r}")
+        self.pos += 1
+        self.skip_space()
+        kind_at = self.pos
+        kind_match = _NAME.match(text, self.pos)
+        kind = kind_match.group() if kind_match else ""
+        if kind not in ("plural", "select"):
+            shown = f"{kind!r}" if kind else "nothing"
+            raise self.fail(f"expected 'plural' or 'select' after {name!r}, found {shown}", kind_at)
+        self.pos = kind_match.end()  # type: ignore[union-attr]
+        self.skip_space()
+        if text[self.pos : self.pos + 1] != ",":
+            raise self.fail(f"expected ',' after {kind!r}")
+        self.pos += 1
+        if depth + 1 > MAX_DEPTH:
+            raise self.fail(f"plural and select nest deeper than {MAX_DEPTH} levels", start)
+        branches = self.branches(kind, start, in_plural=in_plural or kind == "plural", depth=depth)
+        if kind == "select":
+            return Select(arg, dict(branches))
+        exact = {key[1:]: parts for key, parts in branches if key.startswith("=")}
+        forms = {key: parts for key, parts in branches if not key.startswith("=")}
+        return Plural(arg, exact, forms, branches[-1][1])
+
+    def branches(
+        self, kind: str, start: int, *, in_plural: bool, depth: int
+    ) -> list[tuple[str, tuple[Part, ...]]]:
+        text = self.text
+        found: list[tuple[str, tuple[Part, ...]]] = []
+        seen: set[str] = set()
+        while True:
+            self.skip_space()
+            if self.pos >= len(text):
+                raise self.fail("this '{' is never closed", start)
+            if text[self.pos] == "}":
+                self.pos += 1
+                break
+            key_at = self.pos
+            key = self.selector(kind)
+            if key in seen:
+                raise self.fail(f"the branch {key!r} is written twice", key_at)
+            seen.add(key)
+            self.skip_space()
+            if text[self.pos : self.pos + 1] != "{":
+                raise self.fail(f"expected '{{' to open the text of the branch {key!r}")
+            open_at = self.pos
+            self.pos += 1
+            parts = self.parts(in_plural=in_plural, depth=depth + 1)
+            if self.pos >= len(text):
+                raise self.fail(f"the text of the branch {key!r} is never closed", open_at)
+            self.pos += 1
+            found.append((key, parts))
+        if not found:
+            raise self.fail(f"a {kind} needs at least one branch, e.g. other {{...}}", start)
+        return found
+
+    def selector(self, kind: str) -> str:
+        text = self.text
+        if kind == "plural":
+            exact = _EXACT.match(text, self.pos)
+            if exact:
+                self.pos = exact.end()
+                return "=" + _plain_exact(exact.group(1))
+            if text.startswith("offset:", self.pos):
+                raise self.fail("'offset:' is not supported; write the exact branches instead")
+        match = _WORD.match(text, self.pos)
+        if not match:
+            raise self.fail(f"expected a {kind} branch name")
+        word = match.group()
+        if kind == "plural" and word not in CATEGORIES:
+            raise self.fail(
+                f"unknown plural form {word!r}; use {', '.join(CATEGORIES)} or =N", self.pos
+            )
+        self.pos = match.end()
+        return word
+
+
+def _plain_exact(number: str) -> str:
+    """``=1.50`` and ``=1.5`` are one branch: normalise as numbers are shown."""
+    if "." in number:
+        number = number.rstrip("0").rstrip(".")
+    if number in ("-0", ""):
+        return "0"
+    return number
+
+
+def _arguments(parts: tuple[Part, ...]) -> list[str]:
+    names: list[str] = []
+    for part in parts:
+        if isinstance(part, Arg):
+            names.append(part.name)
+        elif isinstance(part, Plural):
+            names.append(part.arg.name)
+            for branch in (*part.exact.values(), *part.forms.values()):
+                names.extend(_arguments(branch))
+        elif isinstance(part, Select):
+            names.append(part.arg.name)
+            for branch in part.branches.values():
+                names.extend(_arguments(branch))
+    return names
+
+
+def _plurals(parts: tuple[Part, ...]) -> list[tuple[str, frozenset[str]]]:
+    found: list[tuple[str, frozenset[str]]] = []
+    for part in parts:
+        if isinstance(part, Plural):
+            found.append((part.arg.name, frozenset(part.forms)))
+            for branch in (*part.exact.values(), *part.forms.values()):
+                found.extend(_plurals(branch))
+        elif isinstance(part, Select):
+            for branch in part.branches.values():
+                found.extend(_plurals(branch))
+    return found
+
+
+def _lookup(params: Mapping[str, object], arg: Arg) -> object:
+    value = params.get(arg.path[0], _MISSING)
+    for segment in arg.path[1:]:
+        if value is _MISSING or value is None:
+            return _MISSING
+        if isinstance(value, Mapping):
+            value = value.get(segment, _MISSING)
+        else:
+            value = getattr(value, segment, _MISSING)
+    return value
+
+
+def _as_number(value: object) -> int | float | Fraction | Decimal | None:
+    if is_number(value):
+        return value  # type: ignore[return-value]
+    if isinstance(value, str):
+        try:
+            return int(value)
+        except ValueError:
+            try:
+                return float(value)
+            except ValueError:
+                return None
+    return None
+
+
+def _select_key(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "none"
+    return str(value)
+
+
+def _plain_display(value: object, language: Language) -> str:
+    return language.format_value(value)
+
+
+class _Context:
+    """What one formatting call needs besides the parameters."""
+
+    __slots__ = ("language", "display")
+
+    def __init__(self, language: Language, display: Callable[[object, Language], str]) -> None:
+        self.language = language
+        self.display = display
+
+
+def _render(
+    parts: tuple[Part, ...],
+    params: Mapping[str, object],
+    ctx: _Context,
+    pound: str | None,
+    out: list[str],
+) -> None:
+    for part in parts:
+        kind = type(part)
+        if kind is str:
+            out.append(part)  # type: ignore[arg-type]
+        elif kind is Arg:
+            value = _lookup(params, part)  # type: ignore[arg-type]
+            if value is _MISSING:
+                out.append("{" + part.name + "}")  # type: ignore[union-attr]
+            else:
+                out.append(ctx.display(value, ctx.language))
+        elif kind is Pound:
+            out.append("#" if pound is None else pound)
+        elif kind is Plural:
+            _render_plural(part, params, ctx, out)  # type: ignore[arg-type]
+        else:
+            _render_select(part, params, ctx, pound, out)  # type: ignore[arg-type]
+
+
+def _render_plural(
+    part: Plural, params: Mapping[str, object], ctx: _Context, out: list[str]
+) -> None:
+    value = _lookup(params, part.arg)
+    number = None if value is _MISSING else _as_number(value)
+    if number is None:
+        branch = part.forms.get("other", part.last)
+        pound = "{" + part.arg.name + "}" if value is _MISSING else ctx.display(value, ctx.language)
+    else:
+        language = ctx.language
+        numbers = language.numbers
+        shown = numbers.plain(number)
+        exact = part.exact.get(shown)
+        if exact is not None:
+            branch = exact
+        else:
+            forms = part.forms
+            branch = forms.get(language.plural.category(shown))  # type: ignore[assignment]
+            if branch is None:
+                branch = forms.get("other", part.last)
+        pound = numbers.localize(shown)
+    _render(branch, params, ctx, pound, out)
+
+
+def _render_select(
+    part: Select,
+    params: Mapping[str, object],
+    ctx: _Context,
+    pound: str | None,
+    out: list[str],
+) -> None:
+    value = _lookup(params, part.arg)
+    if value is _MISSING:
+        out.append("{" + part.arg.name + "}")
+        return
+    branch = part.branches.get(_select_key(value))
+    if branch is None:
+        branch = part.branches.get("other")
+    if branch is None:
+        out.append(ctx.display(value, ctx.language))
+        return
+    _render(branch, params, ctx, pound, out)

@@ -1,0 +1,120 @@
+"""The state of one run of a procedure: dice, decisions, the trace, the limits."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from stratagem.errors import LimitError, Location, StratagemError
+from stratagem.interp.dicesource import DiceSource
+from stratagem.interp.trace import Event
+from stratagem.model.entities import Entity
+
+if TYPE_CHECKING:
+    from stratagem.interp.steps import Step
+    from stratagem.model.ruleset import Ruleset
+
+
+@dataclass(frozen=True)
+class RunLimits:
+    """Bounds of one battle. A ruleset may lower or raise them within reason."""
+
+    max_rounds: int = 1000
+    max_steps: int = 1_000_000
+    max_call_depth: int = 50
+
+
+class Decisions:
+    """The GM's decisions from a scenario: ``{id: value | {who: value | [values...]}}``.
+
+    A list is used one item per ask (the last item repeats); ``*`` matches anyone.
+    """
+
+    def __init__(self, given: Mapping[str, Any] | None = None,
+                 ask: Callable[[str, str, Any], Any] | None = None) -> None:
+        self.given = dict(given or {})
+        self.ask = ask
+        self._used: dict[tuple[str, str], int] = {}
+
+    def find(self, decision: str, who: str) -> tuple[bool, Any]:
+        if decision not in self.given:
+            return False, None
+        entry = self.given[decision]
+        if isinstance(entry, Mapping):
+            if who in entry:
+                entry = entry[who]
+            elif "*" in entry:
+                entry = entry["*"]
+            else:
+                return False, None
+        if isinstance(entry, list):
+            if not entry:
+                return False, None
+            n = self._used.get((decision, who), 0)
+            self._used[(decision, who)] = n + 1
+            return True, entry[min(n, len(entry) - 1)]
+        return True, entry
+
+
+class BreakLoop(Exception):
+    """`break`: leave the innermost loop."""
+
+
+class Return(Exception):
+    """`return`: leave the procedure with a value."""
+
+    def __init__(self, value: Any) -> None:
+        super().__init__()
+        self.value = value
+
+
+class Run:
+    """Everything one battle (or one rating) needs while its steps execute."""
+
+    def __init__(self, ruleset: Ruleset, root: Entity, dice: DiceSource,
+                 decisions: Decisions, *, tracing: bool = True) -> None:
+        self.ruleset = ruleset
+        self.root = root
+        self.dice = dice
+        self.decisions = decisions
+        self.tracing = tracing
+        self.limits = ruleset.limits
+        self.trace: list[Event] = []
+        self.steps = 0
+        self.depth = 0
+        self.procedure = ""
+        self.evaluator = ruleset.evaluator
+
+    # -- helpers used by steps ----------------------------------------------------------
+    def eval(self, expr: Any, scope: Mapping[str, Any]) -> Any:
+        return self.evaluator.eval(expr, scope)
+
+    def tick(self, step: Step) -> None:
+        self.steps += 1
+        if self.steps > self.limits.max_steps:
+            raise LimitError(
+                f"the battle ran more than {self.limits.max_steps:,} steps",
+                location=step.location,
+                hint="a loop that never ends? check `until:`/`while:` conditions, or raise "
+                     "limits.max_steps in the ruleset",
+            )
+
+    def record(self, step: Step, values: dict[str, Any], key: str | None = None,
+               params: dict[str, Any] | None = None, level: str | None = None) -> None:
+        if not self.tracing:
+            return
+        self.trace.append(Event(
+            index=len(self.trace),
+            step=step.kind,
+            procedure=self.procedure,
+            at=step.at,
+            values=values,
+            key=key,
+            params=params or {},
+            level=level or step.level,
+            depth=self.depth,
+        ))
+
+    def fail(self, message: str, location: Location | None, hint: str | None = None) -> None:
+        raise StratagemError(message, location=location, hint=hint)

@@ -1,0 +1,105 @@
+"""Dice sources: where the results of a battle's rolls come from.
+
+- :class:`SeededDice` rolls with one seeded random generator, so the same
+  seed gives the same battle on every machine;
+- :class:`ScriptedDice` takes stated results in order (tests; the dice a GM
+  rolled at the table), each a total or a list of faces;
+- :class:`PromptDice` asks a person at the terminal for each roll.
+
+Every roll of a battle goes through exactly one source.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from stratagem.dice import DiceError, DiceExpr, RollResult
+from stratagem.errors import StratagemError
+
+
+def stated_result(expr: DiceExpr, stated: Any, names: Mapping[str, int]) -> RollResult:
+    """A result a person states: a total (``12``), the faces (``[3, 5, 1, 6]``), or the
+    separate results of a repetition (``{values: [4, 7]}``)."""
+    if isinstance(stated, Mapping):
+        if "values" in stated:
+            return RollResult.from_values(expr, list(stated["values"]), names)
+        if "faces" in stated:
+            return RollResult.from_faces(expr, list(stated["faces"]), names)
+        if "total" in stated:
+            return RollResult.from_total(expr, stated["total"], names)
+        raise DiceError("a stated roll is a total, a list of faces, or {values: [...]}")
+    if isinstance(stated, list):
+        return RollResult.from_faces(expr, stated, names)
+    if isinstance(stated, bool) or not isinstance(stated, int):
+        raise DiceError(f"a stated roll must be a whole number, not {stated!r}")
+    return RollResult.from_total(expr, stated, names)
+
+
+class DiceSource:
+    """Produces a :class:`RollResult` for a dice expression."""
+
+    def roll(self, expr: DiceExpr, names: Mapping[str, int], label: str) -> RollResult:
+        raise NotImplementedError
+
+
+class SeededDice(DiceSource):
+    def __init__(self, seed: int | None = None, rng: random.Random | None = None) -> None:
+        self.rng = rng or random.Random(seed)
+
+    def roll(self, expr: DiceExpr, names: Mapping[str, int], label: str) -> RollResult:
+        return expr.roll(self.rng, names)
+
+
+class ScriptedDice(DiceSource):
+    """Results given in advance, used in order; then an error or a fallback source."""
+
+    def __init__(self, results: Sequence[Any], fallback: DiceSource | None = None) -> None:
+        self.results = list(results)
+        self.position = 0
+        self.fallback = fallback
+
+    def roll(self, expr: DiceExpr, names: Mapping[str, int], label: str) -> RollResult:
+        if self.position >= len(self.results):
+            if self.fallback is not None:
+                return self.fallback.roll(expr, names, label)
+            raise StratagemError(
+                f"the scripted dice ran out at roll #{self.position + 1} ({label}: {expr.text})",
+                hint="add more results to `dice:` (or --dice), or allow seeded dice "
+                     "after the script with --dice-fallback",
+            )
+        stated = self.results[self.position]
+        self.position += 1
+        try:
+            return stated_result(expr, stated, names)
+        except DiceError as err:
+            raise StratagemError(
+                f"scripted roll #{self.position} ({label}: {expr.text}) = {stated!r}: "
+                f"{err.message}",
+                hint="check the order of the scripted dice against --explain",
+            ) from None
+
+    @property
+    def unused(self) -> int:
+        return max(0, len(self.results) - self.position)
+
+
+class PromptDice(DiceSource):
+    """Asks for every roll; an empty answer rolls with the seeded source."""
+
+    def __init__(self, ask: Callable[[str], str], fallback: DiceSource) -> None:
+        self.ask = ask
+        self.fallback = fallback
+
+    def roll(self, expr: DiceExpr, names: Mapping[str, int], label: str) -> RollResult:
+        while True:
+            answer = self.ask(f"{label}: roll {expr.text} (Enter rolls for you): ").strip()
+            if not answer:
+                return self.fallback.roll(expr, names, label)
+            try:
+                stated: Any = ([int(x) for x in answer.replace(",", " ").split()]
+                               if " " in answer.strip() or "," in answer else int(answer))
+                return stated_result(expr, stated, names)
+            except (ValueError, DiceError) as err:
+                print(f"  {getattr(err, 'message', 'a whole number, please')}")

@@ -1,0 +1,731 @@
+"""The step vocabulary: each step compiles once from YAML and runs many times.
+
+A step is a map with one *step key* (``set``, ``roll``, ``check``, ...) and
+optional common keys (``when``, ``event``, ``with``, ``level``, ``id``).
+Compilation checks everything it can (expressions, dice, table and procedure
+names, names in scope) so a mistake is a load error with its position.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from stratagem.errors import LimitError, Location, StratagemError
+from stratagem.expr import Expr
+from stratagem.interp.context import BreakLoop, Return, Run
+from stratagem.interp.trace import Label
+from stratagem.model.entities import Entity, EntityScope
+
+if TYPE_CHECKING:
+    from stratagem.model.compiler import Compiler
+
+COMMON_KEYS = ("when", "event", "with", "level", "id", "note")
+
+
+class Step:
+    """Base of every step: the common keys and the trace record."""
+
+    kind = ""
+    keys: tuple[str, ...] = ()
+
+    def __init__(self, c: Compiler, node: Mapping[str, Any]) -> None:
+        self.location: Location | None = c.where(node, self.kind)
+        self.at = _short(self.location)
+        self.when: Expr | None = c.expr(node, "when") if "when" in node else None
+        self.event: str | None = node.get("event")
+        self.level: str = node.get("level", "detail")
+        if self.level not in ("summary", "detail"):
+            c.error(f"level must be 'summary' or 'detail', not '{self.level}'",
+                    c.where(node, "level"))
+        self.params: dict[str, Expr] = c.expr_map(node, "with") if "with" in node else {}
+        if self.event:
+            c.message_keys.add(str(self.event))
+
+    def run(self, run: Run, scope: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    def emit(self, run: Run, scope: dict[str, Any], values: dict[str, Any],
+             key: str | None = None, params: dict[str, Any] | None = None) -> None:
+        if not run.tracing:
+            return
+        key = key or self.event
+        if key:
+            merged = dict(values)
+            if params:
+                merged.update(params)
+            for name, expr in self.params.items():
+                merged[name] = run.eval(expr, scope)
+            run.record(self, values, key, merged)
+        else:
+            run.record(self, values)
+
+
+def _short(loc: Location | None) -> str | None:
+    if loc is None or not loc.file:
+        return None
+    name = loc.file.replace("\\", "/").split("/rulesets/")[-1]
+    return f"{name}:{loc.line}" if loc.line else name
+
+
+def run_block(run: Run, steps: list[Step], scope: dict[str, Any]) -> None:
+    for step in steps:
+        run.tick(step)
+        if step.when is not None and not run.eval(step.when, scope):
+            continue
+        step.run(run, scope)
+
+
+# ---------------------------------------------------------------------------------------
+class SetStep(Step):
+    """``set: {name: expr, ...}`` — bind local values in order."""
+
+    kind = "set"
+
+    def __init__(self, c: Compiler, node: Mapping[str, Any]) -> None:
+        super().__init__(c, node)
+        body = node["set"]
+        if not isinstance(body, Mapping) or not body:
+            c.error("`set` takes a map of names to expressions, e.g. set: {bonus: 'x + 1'}",
+                    self.location)
+            body = {}
+        self.values: list[tuple[str, Expr]] = []
+        for name in body:
+            c.check_name(name, c.where(body, name))
+            self.values.append((name, c.expr(body, name)))
+            c.define(name)
+
+    def run(self, run: Run, scope: dict[str, Any]) -> None:
+        values = {}
+        for name, expr in self.values:
+            value = run.eval(expr, scope)
+            scope[name] = value
+            values[name] = value
+        self.emit(run, scope, values)
+
+
+class RollStep(Step):
+    """``roll: DICE`` (or ``roll: {from: EXPR}``) ``as: name`` — roll dice, bind the total."""
+
+    kind = "roll"
+    keys = ("as", "values_as", "for", "label")
+
+    def __init__(self, c: Compiler, node: Mapping[str, Any]) -> None:
+        super().__init__(c, node)
+        self.dice = c.dice_spec(node, "roll")
+        self.subject = c.expr(node, "for") if "for" in node else None
+        self.label = node.get("label") or node.get("as") or "roll"
+        self.target = c.bind(node, "as")
+        self.values_as = c.bind(node, "values_as")
+
+    def run(self, run: Run, scope: dict[str, Any]) -> None:
+        result = self.dice.roll(run, scope, self.subject, self.label)
+        if self.target:
+            scope[self.target] = result.total
+        if self.values_as:
+            scope[self.values_as] = list(result.values)
+        self.emit(run, scope, roll_values(result, self.dice.subject_name(run, scope, self.subject)))
+
+
+def roll_values(result: Any, who: str | None) -> dict[str, Any]:
+    values: dict[str, Any] = {"dice": result.text, "total": result.total,
+                              "text": result.describe()}
+    if len(result.values) > 1:
+        values["values"] = list(result.values)
+    if result.is_percent:
+        values["percent"] = True
+    if who:
+        values["for"] = who
+    return values
+
+
+class CheckResult:
+    """What a `check` binds: roll, target, margin, success, critical."""
+
+    __slots__ = ("roll", "target", "margin", "success", "critical", "text")
+
+    def __init__(self, roll: int, target: Any, margin: Any, success: bool,
+                 critical: str | None, text: str) -> None:
+        self.roll = roll
+        self.target = target
+        self.margin = margin
+        self.success = success
+        self.critical = critical
+        self.text = text
+
+    @property
+    def failure(self) -> bool:
+        return not self.success
+
+    def to_plain(self) -> dict[str, Any]:
+        from stratagem.model.values import plain
+
+        return {"roll": self.roll, "target": plain(self.target), "margin": plain(self.margin),
+                "success": self.success, "critical": self.critical}
+
+
+class CheckSpec:
+    """A roll against a target (`check`, and each side of a `contest`)."""
+
+    def __init__(self, c: Compiler, node: Mapping[str, Any], owner: Mapping[str, Any]) -> None:
+        self.dice = c.dice_spec(node, "roll")
+        self.target = c.expr(node, "target") if "target" in node else None
+        self.bonus = c.expr(node, "bonus") if "bonus" in node else None
+        self.type = node.get("type", "under")
+        if self.type not in ("under", "over"):
+            c.error(f"check type must be 'under' or 'over', not '{self.type}'",
+                    c.where(node, "type"))
+        self.subject = c.expr(node, "for") if "for" in node else None
+        with c.scope("roll", "target", "margin"):
+            self.crit_success = (c.expr(owner, "critical_success")
+                                 if "critical_success" in owner else None)
+            self.crit_failure = (c.expr(owner, "critical_failure")
+                                 if "critical_failure" in owner else None)
+        self.label = str(node.get("label") or owner.get("as") or "check")
+
+    def perform(self, run: Run, scope: dict[str, Any]) -> tuple[CheckResult, Any, Any]:
+        result = self.dice.roll(run, scope, self.subject, self.label)
+        total = result.total
+        if self.bonus is not None:
+            total = total + run.eval(self.bonus, scope)
+        if self.target is None:
+            return CheckResult(total, None, total, True, None, result.describe()), result, total
+        target = run.eval(self.target, scope)
+        if self.type == "under":
+            margin = target - total
+        else:
+            margin = total - target
+        success = margin >= 0
+        critical = None
+        if self.crit_success is not None or self.crit_failure is not None:
+            inner = dict(scope)
+            inner.update(roll=total, target=target, margin=margin)
+            if self.crit_success is not None and run.eval(self.crit_success, inner):
+                critical, success = "success", True
+            elif self.crit_failure is not None and run.eval(self.crit_failure, inner):
+                critical, success = "failure", False
+        return CheckResult(total, target, margin, success, critical,
+                           result.describe()), result, margin
+
+
+class CheckStep(Step):
+    """``check: {roll, target, type}`` — success, margin and criticals."""
+
+    kind = "check"
+    keys = ("as", "critical_success", "critical_failure")
+
+    def __init__(self, c: Compiler, node: Mapping[str, Any]) -> None:
+        super().__init__(c, node)
+        body = node["check"]
+        if not isinstance(body, Mapping):
+            c.error("`check` takes a map: {roll: '3d', target: 'skill', type: under}",
+                    self.location)
+            body = {"roll": "1", "target": 0}
+        self.spec = CheckSpec(c, body, node)
+        self.target = c.bind(node, "as")
+
+    def run(self, run: Run, scope: dict[str, Any]) -> None:
+        check, result, _ = self.spec.perform(run, scope)
+        if self.target:
+            scope[self.target] = check
+        values = roll_values(result, self.spec.dice.subject_name(run, scope, self.spec.subject))
+        values.update(target=check.target, margin=check.margin, success=check.success)
+        if check.critical:
+            values["critical"] = check.critical
+        self.emit(run, scope, values)
+
+
+class ContestResult:
+    """What a `contest` binds: winner ('a', 'b' or none), difference, a, b."""
+
+    __slots__ = ("winner", "difference", "a", "b", "rerolls")
+
+    def __init__(self, winner: str | None, difference: Any, a: CheckResult, b: CheckResult,
+                 rerolls: int) -> None:
+        self.winner = winner
+        self.difference = difference
+        self.a = a
+        self.b = b
+        self.rerolls = rerolls
+
+    @property
+    def loser(self) -> str | None:
+        return {"a": "b", "b": "a"}.get(self.winner or "")
+
+
+class ContestStep(Step):
+    """``contest: {a: CHECK, b: CHECK, compare: margin|total, tie: draw|reroll}``."""
+
+    kind = "contest"
+    keys = ("as",)
+
+    def __init__(self, c: Compiler, node: Mapping[str, Any]) -> None:
+        super().__init__(c, node)
+        body = node["contest"]
+        if not isinstance(body, Mapping) or "a" not in body or "b" not in body:
+            c.error("`contest` needs two sides: {a: {roll: ..}, b: {roll: ..}}", self.location)
+            body = {"a": {"roll": "1"}, "b": {"roll": "1"}}
+        self.a = CheckSpec(c, body["a"], {})
+        self.b = CheckSpec(c, body["b"], {})
+        self.compare = body.get("compare", "margin")
+        self.tie = body.get("tie", "draw")
+        if self.compare not in ("margin", "total"):
+            c.error("contest compare must be 'margin' or 'total'", c.where(body, "compare"))
+        if self.tie not in ("draw", "reroll"):
+            c.error("contest tie must be 'draw' or 'reroll'", c.where(body, "tie"))
+        self.target = c.bind(node, "as")
+
+    def run(self, run: Run, scope: dict[str, Any]) -> None:
+        rerolls = 0
+        while True:
+            a, _, score_a = self.a.perform(run, scope)
+            b, _, score_b = self.b.perform(run, scope)
+            if score_a != score_b or self.tie == "draw":
+                break
+            rerolls += 1
+            run.record(self, {"tie": score_a, "reroll": rerolls})
+            if rerolls > 100:
+                raise LimitError("a contest tied more than 100 times in a row",
+                                 location=self.location)
+        winner = "a" if score_a > score_b else "b" if score_b > score_a else None
+        result = ContestResult(winner, abs(score_a - score_b), a, b, rerolls)
+        if self.target:
+            scope[self.target] = result
+        values = {"a": a, "b": b, "winner": winner, "difference": result.difference}
+        for side, spec in (("a", self.a), ("b", self.b)):
+            who = spec.dice.subject_name(run, scope, spec.subject)
+            if who:
+                values[f"{side}_for"] = who
+        self.emit(run, scope, values)
+
+
+class LookupStep(Step):
+    """``lookup: TABLE, key: EXPR (or keys: [..]), shift: EXPR, as: row``."""
+
+    kind = "lookup"
+    keys = ("key", "keys", "shift", "as")
+
+    def __init__(self, c: Compiler, node: Mapping[str, Any]) -> None:
+        super().__init__(c, node)
+        self.table = c.table_ref(node, "lookup")
+        if "keys" in node:
+            keys = node["keys"]
+            self.keys_exprs = [c.expr(keys, i) for i in range(len(keys))] if isinstance(
+                keys, list) else []
+        elif "key" in node:
+            self.keys_exprs = [c.expr(node, "key")]
+        else:
+            c.error("`lookup` needs `key:` (or `keys:` for a matrix)", self.location)
+            self.keys_exprs = []
+        self.shift = c.expr(node, "shift") if "shift" in node else None
+        self.target = c.bind(node, "as")
+
+    def run(self, run: Run, scope: dict[str, Any]) -> None:
+        keys = [run.eval(e, scope) for e in self.keys_exprs]
+        shift = int(run.eval(self.shift, scope)) if self.shift is not None else 0
+        table = run.ruleset.tables[self.table]
+        try:
+            row = table.lookup(*keys, shift=shift)
+        except StratagemError as err:
+            err.location = self.location
+            raise
+        if self.target:
+            scope[self.target] = row
+        values: dict[str, Any] = {"table": self.table, "key": keys[0] if len(keys) == 1 else keys,
+                                  "row": row.index}
+        if shift:
+            values["shift"] = shift
+        self.emit(run, scope, values, params={"row": row})
+
+
+class ForEachStep(Step):
+    """``for_each: {in: EXPR, as: name, index: i, do: [...]}``."""
+
+    kind = "for_each"
+
+    def __init__(self, c: Compiler, node: Mapping[str, Any]) -> None:
+        super().__init__(c, node)
+        body = node["for_each"]
+        if not isinstance(body, Mapping) or "in" not in body or "do" not in body:
+            c.error("`for_each` takes {in: LIST, as: name, do: [steps]}", self.location)
+            body = {"in": "[]", "as": "item", "do": []}
+        self.items = c.expr(body, "in")
+        self.name = c.bind(body, "as") or "item"
+        self.index = c.bind(body, "index")
+        self.body = c.block(body, "do")
+
+    def run(self, run: Run, scope: dict[str, Any]) -> None:
+        items = run.eval(self.items, scope)
+        try:
+            items = list(items)
+        except TypeError:
+            raise StratagemError(f"`for_each` needs a list; `{self.items.text}` gave {items!r}",
+                                 location=self.location) from None
+        run.depth += 1
+        try:
+            for i, item in enumerate(items):
+                scope[self.name] = item
+                if self.index:
+                    scope[self.index] = i
+                try:
+                    run_block(run, self.body, scope)
+                except BreakLoop:
+                    break
+        finally:
+            run.depth -= 1
+
+
+class IfStep(Step):
+    """``if: EXPR, then: [...], else: [...]``."""
+
+    kind = "if"
+    keys = ("then", "else")
+
+    def __init__(self, c: Compiler, node: Mapping[str, Any]) -> None:
+        super().__init__(c, node)
+        self.cond = c.expr(node, "if")
+        self.then = c.block(node, "then") if "then" in node else []
+        self.otherwise = c.block(node, "else") if "else" in node else []
+        if "then" not in node and "else" not in node:
+            c.error("`if` needs `then:` and/or `else:` steps", self.location)
+
+    def run(self, run: Run, scope: dict[str, Any]) -> None:
+        taken = bool(run.eval(self.cond, scope))
+        if self.event:
+            self.emit(run, scope, {"condition": self.cond.text, "value": taken})
+        run_block(run, self.then if taken else self.otherwise, scope)
+
+
+class RepeatStep(Step):
+    """``repeat: {as: round, until: EXPR, while: EXPR, max: EXPR, do: [...]}``."""
+
+    kind = "repeat"
+
+    def __init__(self, c: Compiler, node: Mapping[str, Any]) -> None:
+        super().__init__(c, node)
+        body = node["repeat"]
+        if not isinstance(body, Mapping) or "do" not in body:
+            c.error("`repeat` takes {as: round, until: COND, max: N, do: [steps]}", self.location)
+            body = {"do": []}
+        self.name = c.bind(body, "as")
+        self.until = c.expr(body, "until") if "until" in body else None
+        self.while_ = c.expr(body, "while") if "while" in body else None
+        self.max = c.expr(body, "max") if "max" in body else None
+        if self.until is None and self.while_ is None and self.max is None:
+            c.error("`repeat` needs `until:`, `while:` or `max:`, or it would never end",
+                    self.location, hint="e.g. until: 'battle.over'")
+        self.body = c.block(body, "do")
+
+    def run(self, run: Run, scope: dict[str, Any]) -> None:
+        limit = run.limits.max_rounds
+        bound = int(run.eval(self.max, scope)) if self.max is not None else None
+        n = 0
+        run.depth += 1
+        try:
+            while True:
+                if bound is not None and n >= bound:
+                    break
+                if self.while_ is not None and not run.eval(self.while_, scope):
+                    break
+                n += 1
+                if n > limit:
+                    raise LimitError(
+                        f"`repeat` ran {limit} times without ending",
+                        location=self.location,
+                        hint="check its `until:`/`while:` condition, or set `max:`; "
+                             "limits.max_rounds raises the bound",
+                    )
+                if self.name:
+                    scope[self.name] = n
+                try:
+                    run_block(run, self.body, scope)
+                except BreakLoop:
+                    break
+                if self.until is not None and run.eval(self.until, scope):
+                    break
+        finally:
+            run.depth -= 1
+        if self.event:
+            self.emit(run, scope, {"passes": n})
+
+
+class DecideStep(Step):
+    """``decide: ID, for: WHO, range|options|type, default: EXPR, as: name``."""
+
+    kind = "decide"
+    keys = ("for", "range", "options", "type", "default", "as")
+
+    def __init__(self, c: Compiler, node: Mapping[str, Any]) -> None:
+        super().__init__(c, node)
+        self.id = str(node["decide"])
+        c.message_keys.add(f"decision.{self.id}")
+        self.subject = c.expr(node, "for") if "for" in node else None
+        self.range = None
+        if "range" in node:
+            rng = node["range"]
+            if isinstance(rng, list) and len(rng) == 2:
+                self.range = (c.expr(rng, 0), c.expr(rng, 1))
+            else:
+                c.error("`range` takes [lowest, highest]", c.where(node, "range"))
+        self.options = None
+        if "options" in node:
+            opts = node["options"]
+            if isinstance(opts, list) and opts:
+                self.options = [o for o in opts]
+            elif isinstance(opts, str):
+                self.options = c.expr(node, "options")
+            else:
+                c.error("`options` takes a list of choices", c.where(node, "options"))
+        self.type = node.get("type", "int" if self.range else "option" if self.options else "any")
+        self.default = c.expr(node, "default") if "default" in node else None
+        self.target = c.bind(node, "as") or self.id
+        c.decisions[self.id] = self
+
+    def choices(self, run: Run, scope: dict[str, Any]) -> list[Any] | None:
+        if self.options is None:
+            return None
+        if isinstance(self.options, Expr):
+            return list(run.eval(self.options, scope))
+        return self.options
+
+    def validate(self, value: Any, run: Run, scope: dict[str, Any], who: str) -> Any:
+        where = f"decision '{self.id}' for {who}" if who else f"decision '{self.id}'"
+        if self.range is not None:
+            lo, hi = run.eval(self.range[0], scope), run.eval(self.range[1], scope)
+            if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+                raise StratagemError(f"{where}: {value!r} is not a whole number from {lo} to {hi}",
+                                     hint="fix the scenario's `decisions:`")
+        choices = self.choices(run, scope)
+        if choices is not None and value not in choices:
+            from stratagem.model.values import closest
+
+            raise StratagemError(f"{where}: {value!r} is not one of {', '.join(map(str, choices))}",
+                                 hint=closest(value, choices) or "fix the scenario's `decisions:`")
+        if self.type == "bool" and not isinstance(value, bool):
+            raise StratagemError(f"{where}: expected true or false, got {value!r}")
+        return value
+
+    def run(self, run: Run, scope: dict[str, Any]) -> None:
+        who_entity = run.eval(self.subject, scope) if self.subject is not None else None
+        who = who_entity.label() if isinstance(who_entity, Entity) else (
+            str(who_entity) if who_entity is not None else "")
+        found, value = run.decisions.find(self.id, who)
+        source = "scenario"
+        if not found and run.decisions.ask is not None:
+            default = run.eval(self.default, scope) if self.default is not None else None
+            value = run.decisions.ask(self.id, who, {
+                "default": default, "choices": self.choices(run, scope),
+                "range": [run.eval(e, scope) for e in self.range] if self.range else None})
+            found, source = True, "prompt"
+        if not found:
+            if self.default is None:
+                raise StratagemError(
+                    f"the scenario must decide '{self.id}'" + (f" for {who}" if who else ""),
+                    location=self.location,
+                    hint=f"add to the scenario: decisions: {{{self.id}: "
+                         + (f"{{{who}: VALUE}}}}" if who else "VALUE}"),
+                )
+            value, source = run.eval(self.default, scope), "default"
+        value = self.validate(value, run, scope, who)
+        scope[self.target] = value
+        values = {"decision": self.id, "value": value, "source": source}
+        if who:
+            values["for"] = who
+        self.emit(run, scope, values)
+
+
+class UpdateStep(Step):
+    """``update: ENTITY (or a list), set: {field: expr}, add: {field: expr}``."""
+
+    kind = "update"
+    keys = ("set", "add")
+
+    def __init__(self, c: Compiler, node: Mapping[str, Any]) -> None:
+        super().__init__(c, node)
+        self.entity = c.expr(node, "update")
+        with c.scope(*c.all_field_names()):
+            self.set = c.expr_map(node, "set") if "set" in node else {}
+            self.add = c.expr_map(node, "add") if "add" in node else {}
+        if not self.set and not self.add:
+            c.error("`update` needs `set:` and/or `add:`", self.location)
+
+    def run(self, run: Run, scope: dict[str, Any]) -> None:
+        target = run.eval(self.entity, scope)
+        targets = target if isinstance(target, (list, tuple)) else [target]
+        for entity in targets:
+            if not isinstance(entity, Entity):
+                raise StratagemError(
+                    f"`update: {self.entity.text}` must name an entity, got {entity!r}",
+                    location=self.location)
+            inner = _EntityOverlay(entity, scope)
+            new: dict[str, Any] = {}
+            for name, expr in self.set.items():
+                new[name] = run.eval(expr, inner)
+            for name, expr in self.add.items():
+                new[name] = getattr(entity, name) + run.eval(expr, inner)
+            changes = {}
+            fields = entity.declaration.fields
+            for name, value in new.items():
+                spec = fields.get(name)
+                if spec is None and name not in entity.declaration.children:
+                    from stratagem.model.values import closest
+
+                    raise StratagemError(
+                        f"a {entity.kind_name} has no field '{name}' to update",
+                        location=self.location,
+                        hint=closest(name, fields) or "declare it under the kind's fields")
+                old = entity._f.get(name)
+                entity._f[name] = value
+                changes[name] = [old, value]
+            self.emit(run, scope, {"entity": entity, "changes": changes},
+                      params={"entity": entity, **{k: v[1] for k, v in changes.items()}})
+
+
+class _EntityOverlay(Mapping[str, Any]):
+    """Scope for `update` expressions: the entity's members, then the step's scope."""
+
+    __slots__ = ("_e", "_scope")
+
+    def __init__(self, entity: Entity, scope: Mapping[str, Any]) -> None:
+        self._e = EntityScope(entity)
+        self._scope = scope
+
+    def __getitem__(self, name: str) -> Any:
+        if name in self._scope:
+            return self._scope[name]
+        return self._e[name]
+
+    def __iter__(self) -> Any:
+        return iter(self._scope)
+
+    def __len__(self) -> int:
+        return len(self._scope)
+
+
+class CreateStep(Step):
+    """``create: {in: ENTITY, collection: NAME, copy: ENTITY, set: {...}}, as: name``."""
+
+    kind = "create"
+    keys = ("as",)
+
+    def __init__(self, c: Compiler, node: Mapping[str, Any]) -> None:
+        super().__init__(c, node)
+        body = node["create"]
+        if not isinstance(body, Mapping) or "in" not in body or "collection" not in body:
+            c.error("`create` takes {in: PARENT, collection: NAME, copy: ENTITY, set: {...}}",
+                    self.location)
+            body = {"in": "battle", "collection": "x"}
+        self.parent = c.expr(body, "in")
+        self.collection = str(body["collection"])
+        self.copy = c.expr(body, "copy") if "copy" in body else None
+        self.set = c.expr_map(body, "set") if "set" in body else {}
+        self.target = c.bind(node, "as")
+
+    def run(self, run: Run, scope: dict[str, Any]) -> None:
+        parent = run.eval(self.parent, scope)
+        if not isinstance(parent, Entity) or self.collection not in parent.declaration.children:
+            raise StratagemError(
+                f"`create`: {parent!r} has no collection '{self.collection}'",
+                location=self.location)
+        kind = run.ruleset.kinds[parent.declaration.children[self.collection]]
+        if self.copy is not None:
+            source = run.eval(self.copy, scope)
+            entity = source.clone(parent)
+        else:
+            entity = run.ruleset.new_entity(kind, {}, parent)
+        for name, expr in self.set.items():
+            if name not in kind.fields:
+                raise StratagemError(f"a {kind.name} has no field '{name}'",
+                                     location=self.location)
+            entity._f[name] = run.eval(expr, scope)
+        getattr(parent, self.collection).append(entity)
+        if self.target:
+            scope[self.target] = entity
+        self.emit(run, scope, {"entity": entity, "in": parent}, params={"entity": entity})
+
+
+class EmitStep(Step):
+    """``emit: KEY, with: {...}`` — a localised message in the trace."""
+
+    kind = "emit"
+
+    def __init__(self, c: Compiler, node: Mapping[str, Any]) -> None:
+        super().__init__(c, node)
+        self.key = str(node["emit"])
+        c.message_keys.add(self.key)
+
+    def run(self, run: Run, scope: dict[str, Any]) -> None:
+        self.emit(run, scope, {}, key=self.key)
+
+
+class CallStep(Step):
+    """``call: PROCEDURE, with: {param: expr}, as: name``."""
+
+    kind = "call"
+    keys = ("as",)
+
+    def __init__(self, c: Compiler, node: Mapping[str, Any]) -> None:
+        super().__init__(c, node)
+        self.procedure = c.procedure_ref(node, "call")
+        self.args = self.params
+        self.params = {}
+        self.target = c.bind(node, "as")
+
+    def run(self, run: Run, scope: dict[str, Any]) -> None:
+        args = {name: run.eval(expr, scope) for name, expr in self.args.items()}
+        result = run.ruleset.call(run, self.procedure, args, self.location)
+        if self.target:
+            scope[self.target] = result
+        if self.event:
+            self.emit(run, scope, {"procedure": self.procedure, "result": result})
+
+
+class ReturnStep(Step):
+    kind = "return"
+
+    def __init__(self, c: Compiler, node: Mapping[str, Any]) -> None:
+        super().__init__(c, node)
+        self.value = c.expr(node, "return") if node["return"] is not None else None
+
+    def run(self, run: Run, scope: dict[str, Any]) -> None:
+        raise Return(run.eval(self.value, scope) if self.value is not None else None)
+
+
+class BreakStep(Step):
+    kind = "break"
+
+    def run(self, run: Run, scope: dict[str, Any]) -> None:
+        raise BreakLoop()
+
+
+class RequireStep(Step):
+    """``require: EXPR, message: KEY`` — a rule the scenario must meet."""
+
+    kind = "require"
+    keys = ("message",)
+
+    def __init__(self, c: Compiler, node: Mapping[str, Any]) -> None:
+        super().__init__(c, node)
+        self.cond = c.expr(node, "require")
+        self.message = str(node.get("message") or "")
+        if self.message:
+            c.message_keys.add(self.message)
+
+    def run(self, run: Run, scope: dict[str, Any]) -> None:
+        if run.eval(self.cond, scope):
+            return
+        params = {name: run.eval(expr, scope) for name, expr in self.params.items()}
+        text = run.ruleset.translate(self.message, params) if self.message else None
+        raise StratagemError(text or f"the scenario breaks a rule of this ruleset: "
+                                     f"{self.cond.text}", location=self.location,
+                             hint="change the scenario so that the rule holds")
+
+
+STEPS: dict[str, type[Step]] = {
+    cls.kind: cls
+    for cls in (SetStep, RollStep, CheckStep, ContestStep, LookupStep, ForEachStep, IfStep,
+                RepeatStep, DecideStep, UpdateStep, CreateStep, EmitStep, CallStep, ReturnStep,
+                BreakStep, RequireStep)
+}
+
+__all__ = ["STEPS", "Step", "run_block", "CheckResult", "ContestResult", "Label"]

@@ -1,0 +1,1 @@
+"""Loading, merging and validating Stratagem files."""

@@ -1,0 +1,293 @@
+"""Finding rulesets and loading a document with its ``include:`` files and ``extends:`` chain.
+
+A ruleset is named by its folder (``war-machine``), a setting by
+``<ruleset>/<setting>`` (``gurps-mass-combat/yrth``); both are looked up among the
+shipped rulesets. A reference that looks like a path (ends in ``.yaml``/``.yml``
+or starts with ``.``, ``/`` or ``~``) is a file, relative to the referring file.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from stratagem.errors import LimitError, Location, StratagemError, ValidationFailed
+from stratagem.loader.limits import LoadLimits
+from stratagem.loader.merge import merge, resolve_markers
+from stratagem.loader.yamlio import PosDict, PosList, load_yaml
+
+_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*\Z")
+
+
+@dataclass(frozen=True)
+class RulesetInfo:
+    """A shipped ruleset: its id, title (from its locale), file and settings (``id/setting``)."""
+
+    id: str
+    title: str | None
+    path: Path
+    settings: tuple[str, ...] = ()
+
+
+def display_path(path: Path) -> str:
+    """How a file is named in messages: relative to the current folder when inside it."""
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def _shipped_root() -> Path | None:
+    from stratagem.resources import data_dir
+
+    try:
+        return data_dir("rulesets")
+    except FileNotFoundError:
+        return None
+
+
+def _looks_like_path(ref: str) -> bool:
+    return (
+        ref.endswith((".yaml", ".yml"))
+        or ref.startswith((".", "/", "~"))
+        or "\\" in ref
+        or os.path.isabs(ref)
+    )
+
+
+def _as_ruleset_file(path: Path) -> Path | None:
+    if path.is_dir() and (path / "ruleset.yaml").is_file():
+        return path / "ruleset.yaml"
+    if path.is_file():
+        return path
+    return None
+
+
+def find_ruleset(ref: str, base_dir: Path | None = None) -> Path:
+    """The file a ruleset reference names: a shipped id, ``id/setting``, or a path.
+
+    Paths are relative to ``base_dir`` (the referring file's folder; default: the
+    current folder). Raises :class:`StratagemError` (without a location: the caller
+    knows where the reference was written) when nothing matches.
+    """
+    base = Path(base_dir) if base_dir is not None else Path.cwd()
+    ref = ref.strip()
+    if not ref:
+        raise StratagemError("the ruleset reference is empty", hint="name a ruleset, e.g. 'war-machine'")
+    if _looks_like_path(ref):
+        found = _as_ruleset_file(base / Path(ref).expanduser())
+        if found is None:
+            raise StratagemError(
+                f"file not found: {ref}",
+                hint=f"the path is relative to {display_path(base) or '.'}",
+            )
+        return found
+    parts = ref.split("/")
+    root = _shipped_root()
+    if root is not None and len(parts) <= 2 and all(_NAME.match(p) and p != ".." for p in parts):
+        if len(parts) == 1:
+            candidate = root / parts[0] / "ruleset.yaml"
+        else:
+            candidate = root / parts[0] / "settings" / f"{parts[1]}.yaml"
+        if candidate.is_file():
+            return candidate
+    local = _as_ruleset_file(base / ref)
+    if local is not None:
+        return local
+    known = [info.id for info in list_rulesets()]
+    known += [setting for info in list_rulesets() for setting in info.settings]
+    close = difflib.get_close_matches(ref, known, n=3, cutoff=0.6)
+    if close:
+        hint = "did you mean " + " or ".join(f"'{c}'" for c in close) + "?"
+    elif known:
+        hint = "shipped rulesets and settings: " + ", ".join(known)
+    else:
+        hint = "name a ruleset folder, a setting as 'ruleset/setting', or a .yaml file"
+    raise StratagemError(f"unknown ruleset '{ref}'", hint=hint)
+
+
+def list_rulesets(lang: str = "en") -> list[RulesetInfo]:
+    """The shipped rulesets, sorted by id, with their settings and titles."""
+    root = _shipped_root()
+    if root is None:
+        return []
+    result = []
+    for folder in sorted(p for p in root.iterdir() if p.is_dir()):
+        path = folder / "ruleset.yaml"
+        if not path.is_file():
+            continue
+        settings_dir = folder / "settings"
+        settings = tuple(
+            f"{folder.name}/{p.stem}" for p in sorted(settings_dir.glob("*.yaml"))
+        ) if settings_dir.is_dir() else ()
+        result.append(RulesetInfo(folder.name, _title(folder, lang), path, settings))
+    return result
+
+
+def _title(folder: Path, lang: str) -> str | None:
+    """``ruleset.title`` from the ruleset's locale in ``lang``, else English, else Russian."""
+    for language in dict.fromkeys((lang, "en", "ru")):
+        path = folder / "locales" / f"{language}.yaml"
+        if not path.is_file():
+            continue
+        try:
+            data = load_yaml(path)
+        except StratagemError:
+            continue
+        messages = data.get("messages") if isinstance(data, dict) else None
+        if not isinstance(messages, dict):
+            continue
+        title = messages.get("ruleset.title")
+        if title is None and isinstance(messages.get("ruleset"), dict):
+            title = messages["ruleset"].get("title")
+        if isinstance(title, str):
+            return title
+    return None
+
+
+def load_document(path: Path | str, limits: LoadLimits = LoadLimits()) -> PosDict:
+    """Load a file with its ``include:`` files and ``extends:`` chain, merged.
+
+    The file's own keys come first, then each included file is merged over them in
+    order; the result is merged over the document the file ``extends`` (loaded the
+    same way). ``kind`` is the topmost file's. Raises :class:`StratagemError` or
+    :class:`ValidationFailed` (every file error found) and :class:`LimitError`.
+    """
+    return _DocumentLoader(limits).document(Path(path), ())
+
+
+class _DocumentLoader:
+    def __init__(self, limits: LoadLimits) -> None:
+        self.limits = limits
+        self.files = 0
+
+    def read(self, path: Path) -> PosDict:
+        self.files += 1
+        if self.files > self.limits.max_files:
+            raise LimitError(
+                f"more than {self.limits.max_files} files are pulled in by extends/include",
+                location=Location(str(path)),
+                hint="merge some of the files, or check for a runaway chain",
+            )
+        data = load_yaml(path, self.limits)
+        if not isinstance(data, PosDict):
+            what = "empty" if data is None else "a list or a single value"
+            raise StratagemError(
+                f"the file is {what}; expected a map of keys, starting with 'kind:'",
+                location=Location(str(path), 1, 1),
+                hint="start the file with e.g. 'kind: ruleset'",
+            )
+        return data
+
+    def document(self, path: Path, chain: tuple[Path, ...]) -> PosDict:
+        key = path.resolve()
+        raw = self.read(path)
+        own = self.with_includes(raw, path, chain + (key,))
+        ref = raw.get("extends")
+        if ref is None:
+            return resolve_markers(own)  # type: ignore[no-any-return]
+        if not isinstance(ref, str):
+            raise StratagemError(
+                "'extends' must name a ruleset, a setting or a file",
+                location=raw.where("extends"),
+                hint="e.g. 'extends: war-machine' or 'extends: ../base.yaml'",
+            )
+        try:
+            base_path = find_ruleset(ref, path.parent)
+        except StratagemError as err:
+            raise err.with_location(raw.where("extends")) from None
+        self.check_cycle(base_path, chain + (key,), raw.where("extends"))
+        base = self.document(_tidy(base_path), chain + (key,))
+        return merge(base, own)  # type: ignore[no-any-return]
+
+    def with_includes(self, raw: PosDict, path: Path, chain: tuple[Path, ...]) -> PosDict:
+        own = PosDict(file=raw.file, line=raw.line, col=raw.col, path=raw.path)
+        for k, v in raw.items():
+            if k != "include":
+                own.put(k, v, raw.key_pos.get(k), raw.value_pos.get(k))
+        includes = raw.get("include")
+        if includes is None:
+            return own
+        if isinstance(includes, str):
+            entries: list[tuple[Any, Location]] = [(includes, raw.where("include"))]
+        elif isinstance(includes, PosList):
+            entries = [(item, includes.where(i)) for i, item in enumerate(includes)]
+        else:
+            raise StratagemError(
+                "'include' must be a file name or a list of file names",
+                location=raw.where("include"),
+                hint="e.g. 'include: [tables.yaml, procedures.yaml]'",
+            )
+        errors: list[StratagemError] = []
+        result = own
+        for item, where in entries:
+            try:
+                part = self.include(item, where, raw, path, chain)
+                result = merge(result, part)
+            except ValidationFailed as err:
+                errors.extend(err.errors)
+            except LimitError:
+                raise
+            except StratagemError as err:
+                errors.append(err)
+        if len(errors) == 1:
+            raise errors[0]
+        if errors:
+            raise ValidationFailed(errors)
+        return result
+
+    def include(
+        self, item: Any, where: Location, parent: PosDict, path: Path, chain: tuple[Path, ...]
+    ) -> PosDict:
+        if not isinstance(item, str) or not item.strip():
+            raise StratagemError(
+                "an included file must be named by its path", location=where,
+                hint="e.g. 'include: [tables.yaml]'",
+            )
+        inc_path = _tidy(path.parent / Path(item).expanduser())
+        if not inc_path.is_file():
+            raise StratagemError(
+                f"included file not found: {item}",
+                location=where,
+                hint=f"the path is relative to the including file's folder "
+                f"({display_path(path.parent) or '.'})",
+            )
+        self.check_cycle(inc_path, chain, where)
+        part = self.read(inc_path)
+        if "extends" in part:
+            raise StratagemError(
+                "an included file cannot 'extends' another",
+                location=part.key_where("extends"),
+                hint="put 'extends:' in the main file",
+            )
+        if "kind" in part and part["kind"] != parent.get("kind"):
+            raise StratagemError(
+                f"an included file must be of the same kind as the file including it "
+                f"('{parent.get('kind')}'), not '{part['kind']}'",
+                location=part.where("kind"),
+                hint="drop 'kind:' from the included file, or fix it",
+            )
+        return self.with_includes(part, inc_path, chain + (inc_path.resolve(),))
+
+    def check_cycle(self, target: Path, chain: tuple[Path, ...], where: Location) -> None:
+        resolved = target.resolve()
+        if resolved in chain:
+            loop = [display_path(p) for p in chain[chain.index(resolved):]] + [
+                display_path(resolved)
+            ]
+            raise StratagemError(
+                "extends/include loop: " + " → ".join(loop),
+                location=where,
+                hint="a file cannot (even indirectly) extend or include itself",
+            )
+
+
+def _tidy(path: Path) -> Path:
+    """``a/b/../c.yaml`` as ``a/c.yaml``; a shipped (absolute) file relative to the current folder."""
+    if path.is_absolute():
+        return Path(display_path(Path(os.path.normpath(path))))
+    return Path(os.path.normpath(path))

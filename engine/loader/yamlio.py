@@ -1,0 +1,507 @@
+"""Safe YAML reading that remembers where every value was written.
+
+:func:`load_yaml` turns a file into plain data (``dict``, ``list``, ``str``,
+``int``, ``float``, ``bool``, ``None``) whose maps and lists are
+:class:`PosDict` and :class:`PosList`: ordinary containers that also know the
+file, line and column of themselves and of each entry, so any later check can
+point at the exact spot.
+
+Safety: the YAML is composed into nodes by ruamel.yaml and the values are
+built here, so no tag can ever construct an object or run code; every tag
+outside plain YAML (``!!python/...``, ``!include``, ...) is an error. Aliases
+are expanded under a bound (a "billion laughs" file stops with a clear
+error), and so are the file size and the nesting depth. YAML 1.2 semantics:
+``yes``, ``no``, ``on`` and ``off`` are text. Mapping keys are always text.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import warnings
+from pathlib import Path
+from typing import Any
+
+from stratagem.errors import LimitError, Location, StratagemError, ValidationFailed
+from stratagem.loader.limits import LoadLimits
+
+#: A place in a file: (file, line, column), 1-based.
+Pos = tuple[str | None, int | None, int | None]
+
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_STD = "tag:yaml.org,2002:"
+_SCALAR_TAGS = {"str", "int", "float", "bool", "null", "timestamp"}
+
+
+def child_path(parent: str, key: str | int) -> str:
+    """The document path of ``parent``'s entry ``key``: ``$.units[3]``, ``$.messages['a.b']``."""
+    if isinstance(key, int):
+        return f"{parent}[{key}]"
+    if _IDENT.match(key):
+        return f"{parent}.{key}"
+    return f"{parent}[{key!r}]"
+
+
+class PosDict(dict):  # type: ignore[type-arg]
+    """A map read from a file: a plain ``dict`` that knows where it and each entry were written.
+
+    ``file``, ``line``, ``col`` place the map itself; ``path`` is its document path
+    (``$.units[3]``). ``key_pos`` and ``value_pos`` hold the place of each key and
+    of each value; entries merged in from other files keep their own file.
+    """
+
+    def __init__(
+        self,
+        *args: Any,
+        file: str | None = None,
+        line: int | None = None,
+        col: int | None = None,
+        path: str = "$",
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.file = file
+        self.line = line
+        self.col = col
+        self.path = path
+        self.key_pos: dict[str, Pos] = {}
+        self.value_pos: dict[str, Pos] = {}
+
+    @property
+    def pos(self) -> Pos:
+        return (self.file, self.line, self.col)
+
+    def where(self, key: str | None = None) -> Location:
+        """Where the value of ``key`` was written (or the map itself, when ``key`` is None)."""
+        if key is None:
+            return Location(self.file, self.line, self.col, self.path)
+        file, line, col = self.value_pos.get(key, self.pos)
+        return Location(file, line, col, child_path(self.path, key))
+
+    def key_where(self, key: str) -> Location:
+        """Where the key ``key`` itself was written."""
+        file, line, col = self.key_pos.get(key) or self.value_pos.get(key) or self.pos
+        return Location(file, line, col, child_path(self.path, key))
+
+    def put(
+        self, key: str, value: Any, key_pos: Pos | None = None, value_pos: Pos | None = None
+    ) -> None:
+        """Set ``key`` to ``value`` and record where both were written."""
+        self[key] = value
+        if key_pos is not None:
+            self.key_pos[key] = key_pos
+        if value_pos is not None:
+            self.value_pos[key] = value_pos
+
+
+class PosList(list):  # type: ignore[type-arg]
+    """A list read from a file: a plain ``list`` that knows where it and each item were written."""
+
+    def __init__(
+        self,
+        *args: Any,
+        file: str | None = None,
+        line: int | None = None,
+        col: int | None = None,
+        path: str = "$",
+    ) -> None:
+        super().__init__(*args)
+        self.file = file
+        self.line = line
+        self.col = col
+        self.path = path
+        self.item_pos: list[Pos] = []
+
+    @property
+    def pos(self) -> Pos:
+        return (self.file, self.line, self.col)
+
+    def where(self, index: int | None = None) -> Location:
+        """Where item ``index`` was written (or the list itself, when ``index`` is None)."""
+        if index is None:
+            return Location(self.file, self.line, self.col, self.path)
+        file, line, col = (
+            self.item_pos[index] if 0 <= index < len(self.item_pos) else self.pos
+        )
+        return Location(file, line, col, child_path(self.path, index))
+
+    def key_where(self, index: int) -> Location:
+        """Same as :meth:`where`: list items have no separate key."""
+        return self.where(index)
+
+    def add(self, value: Any, pos: Pos | None = None) -> None:
+        """Append ``value`` and record where it was written."""
+        self.item_pos.extend([self.pos] * (len(self) - len(self.item_pos)))
+        self.append(value)
+        self.item_pos.append(pos if pos is not None else self.pos)
+
+
+def load_yaml(path: Path | str, limits: LoadLimits = LoadLimits(), text: str | None = None) -> Any:
+    """Read one YAML file safely into plain data with positions.
+
+    ``text`` (if given) is used instead of reading ``path``; ``path`` then only names
+    the file in errors. Raises :class:`StratagemError` (or :class:`ValidationFailed`
+    holding several) for bad YAML, and :class:`LimitError` when a bound is hit.
+    An empty file gives ``None``.
+    """
+    file = str(path)
+    if text is None:
+        text = _read_text(Path(path), file, limits)
+    elif len(text.encode("utf-8", "replace")) > limits.max_file_bytes:
+        raise _too_big(file, len(text.encode("utf-8", "replace")), limits)
+    return _parse(file, text, limits)
+
+
+def _too_big(file: str, size: int, limits: LoadLimits) -> LimitError:
+    return LimitError(
+        f"file is too large ({_size(size)}; the limit is {_size(limits.max_file_bytes)})",
+        location=Location(file),
+        hint="split it into several files joined with 'include:', or raise the file-size limit",
+    )
+
+
+def _size(n: int) -> str:
+    if n >= 1024 * 1024:
+        return f"{n / (1024 * 1024):.1f} MB".replace(".0 ", " ")
+    if n >= 1024:
+        return f"{n / 1024:.1f} KB".replace(".0 ", " ")
+    return f"{n} bytes"
+
+
+def _read_text(path: Path, file: str, limits: LoadLimits) -> str:
+    try:
+        if path.is_dir():
+            raise StratagemError(
+                "is a folder, not a file",
+                location=Location(file),
+                hint="name the YAML files themselves, e.g. folder/*.yaml",
+            )
+        size = path.stat().st_size
+        if size > limits.max_file_bytes:
+            raise _too_big(file, size, limits)
+        with path.open("rb") as handle:
+            data = handle.read(limits.max_file_bytes + 1)
+    except FileNotFoundError:
+        raise StratagemError(
+            "file not found", location=Location(file), hint="check the path and its spelling"
+        ) from None
+    except OSError as err:
+        raise StratagemError(
+            f"cannot read the file: {err.strerror or err}", location=Location(file)
+        ) from None
+    if len(data) > limits.max_file_bytes:
+        raise _too_big(file, len(data), limits)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        col = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
+        raise StratagemError(
+            "the file is not UTF-8 text",
+            location=Location(file, line, col),
+            hint="save the file as UTF-8 (every editor offers it)",
+        ) from None
+
+
+def _parse(file: str, text: str, limits: LoadLimits) -> Any:
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+    yaml = YAML(typ="rt", pure=True)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # a reused anchor is legal YAML
+            node = yaml.compose(text)
+    except RecursionError:
+        raise _too_deep(Location(file), limits) from None
+    except MarkedYAMLError as err:
+        raise _syntax_error(file, text, err) from None
+    except YAMLError as err:
+        raise StratagemError(f"YAML error: {err}", location=Location(file)) from None
+    if node is None:
+        return None
+    builder = _Builder(file, limits)
+    try:
+        data = builder.build(node, "$", 0, builder.mark(node), None)
+    except RecursionError:
+        raise _too_deep(Location(file), limits) from None
+    if len(builder.errors) == 1:
+        raise builder.errors[0]
+    if builder.errors:
+        raise ValidationFailed(builder.errors)
+    return data
+
+
+def _too_deep(location: Location, limits: LoadLimits) -> LimitError:
+    return LimitError(
+        f"maps and lists are nested more than {limits.max_depth} levels deep",
+        location=location,
+        hint="flatten the structure; no Stratagem file needs such depth",
+    )
+
+
+class _Builder:
+    """Turns composed YAML nodes into PosDict/PosList/scalars, checking tags and bounds."""
+
+    def __init__(self, file: str, limits: LoadLimits) -> None:
+        self.file = file
+        self.limits = limits
+        self.errors: list[StratagemError] = []
+        self.alias_nodes = 0
+        self.seen_anchored: set[int] = set()
+        self.active: set[int] = set()
+
+    def mark(self, node: Any) -> Pos:
+        return (self.file, node.start_mark.line + 1, node.start_mark.column + 1)
+
+    def loc(self, node: Any, path: str | None = None) -> Location:
+        _, line, col = self.mark(node)
+        return Location(self.file, line, col, path)
+
+    def build(self, node: Any, path: str, depth: int, here: Pos, alias_from: Pos | None) -> Any:
+        """Build ``node`` found at ``path``; ``here`` is where it was placed (for alias errors)."""
+        if depth > self.limits.max_depth:
+            raise _too_deep(self.loc(node, path), self.limits)
+        ident = id(node)
+        if ident in self.active:
+            raise StratagemError(
+                "an alias refers to the map or list that contains it (an endless loop)",
+                location=Location(*here, path),
+                hint="an alias (*name) may only repeat a value defined outside itself",
+            )
+        if getattr(node, "anchor", None):
+            if ident in self.seen_anchored and alias_from is None:
+                alias_from = here
+            self.seen_anchored.add(ident)
+        if alias_from is not None:
+            self.alias_nodes += 1
+            if self.alias_nodes > self.limits.max_alias_nodes:
+                raise LimitError(
+                    f"aliases expand to more than {self.limits.max_alias_nodes} values "
+                    "(the alias expansion limit)",
+                    location=Location(*alias_from, path),
+                    hint="this looks like an 'alias bomb'; write the values out, or use "
+                    "fewer nested aliases",
+                )
+        kind = type(node).__name__
+        tag = _tag(node)
+        if kind == "ScalarNode":
+            return self.scalar(node, tag, path)
+        expected = "map" if kind == "MappingNode" else "seq"
+        if tag != _STD + expected:
+            self.unknown_tag(node, tag, path)
+        self.active.add(ident)
+        try:
+            if kind == "MappingNode":
+                return self.mapping(node, path, depth, alias_from)
+            return self.sequence(node, path, depth, alias_from)
+        finally:
+            self.active.discard(ident)
+
+    def mapping(self, node: Any, path: str, depth: int, alias_from: Pos | None) -> PosDict:
+        file, line, col = self.mark(node)
+        result = PosDict(file=file, line=line, col=col, path=path)
+        merges = []
+        for key_node, value_node in node.value:
+            if _tag(key_node) == _STD + "merge":
+                merges.append((key_node, value_node))
+                continue
+            key = self.key(key_node, path)
+            if key is None:
+                continue
+            key_pos = self.mark(key_node)
+            if key in result:
+                first = result.key_pos[key]
+                self.errors.append(
+                    StratagemError(
+                        f"duplicate key '{key}' (first written at line {first[1]})",
+                        location=Location(*key_pos, child_path(path, key)),
+                        hint="a key may appear once in a map; remove or rename one of them",
+                    )
+                )
+                continue
+            value = self.build(value_node, child_path(path, key), depth + 1, key_pos, alias_from)
+            result.put(key, value, key_pos, self.mark(value_node))
+        for key_node, value_node in merges:
+            self.merge_key(result, key_node, value_node, path, depth, alias_from)
+        return result
+
+    def merge_key(
+        self, result: PosDict, key_node: Any, value_node: Any, path: str, depth: int,
+        alias_from: Pos | None,
+    ) -> None:
+        """YAML merge key ``<<: *base``: copy entries the map does not state itself."""
+        sources = value_node.value if type(value_node).__name__ == "SequenceNode" else [value_node]
+        key_pos = self.mark(key_node)
+        for source in sources:
+            if type(source).__name__ != "MappingNode":
+                self.errors.append(
+                    StratagemError(
+                        "'<<' must be followed by a map or an alias of a map",
+                        location=self.loc(source, path),
+                    )
+                )
+                continue
+            built = self.build(source, path, depth, key_pos, alias_from)
+            for key, value in built.items():
+                if key not in result:
+                    result.put(key, value, built.key_pos.get(key), built.value_pos.get(key))
+
+    def sequence(self, node: Any, path: str, depth: int, alias_from: Pos | None) -> PosList:
+        file, line, col = self.mark(node)
+        result = PosList(file=file, line=line, col=col, path=path)
+        for index, item in enumerate(node.value):
+            here = self.mark(node) if id(item) in self.seen_anchored else self.mark(item)
+            value = self.build(item, child_path(path, index), depth + 1, here, alias_from)
+            result.add(value, self.mark(item))
+        return result
+
+    def key(self, node: Any, path: str) -> str | None:
+        if type(node).__name__ != "ScalarNode":
+            self.errors.append(
+                StratagemError(
+                    "a key must be plain text, not a list or a map",
+                    location=self.loc(node, path),
+                    hint="write the key as a name, e.g. 'troop: knight'",
+                )
+            )
+            return None
+        tag = _tag(node)
+        if not tag.startswith(_STD) or tag[len(_STD):] not in _SCALAR_TAGS:
+            self.unknown_tag(node, tag, path)
+            return None
+        return str(node.value)
+
+    def scalar(self, node: Any, tag: str, path: str) -> Any:
+        name = tag[len(_STD):] if tag.startswith(_STD) else None
+        if name not in _SCALAR_TAGS:
+            self.unknown_tag(node, tag, path)
+            return None
+        text = node.value
+        try:
+            return _SCALARS[name](text)  # type: ignore[index]
+        except ValueError:
+            self.errors.append(
+                StratagemError(
+                    f"'{text}' is not a valid {_SCALAR_NAMES[name]}",  # type: ignore[index]
+                    location=self.loc(node, path),
+                    hint="remove the explicit tag, or fix the value",
+                )
+            )
+            return None
+
+    def unknown_tag(self, node: Any, tag: str, path: str) -> None:
+        shown = "!!" + tag[len(_STD):] if tag.startswith(_STD) else tag
+        if "python" in tag:
+            hint = "Python tags could run code, so they are never loaded; write plain values"
+        else:
+            hint = "Stratagem files use plain YAML maps, lists and values; remove the tag"
+        self.errors.append(
+            StratagemError(f"unknown YAML tag '{shown}'", location=self.loc(node, path), hint=hint)
+        )
+
+
+def _tag(node: Any) -> str:
+    tag = node.tag
+    return tag if isinstance(tag, str) else str(getattr(tag, "value", tag))
+
+
+def _int(text: str) -> int:
+    clean = text.replace("_", "")
+    try:
+        return int(clean, 10)
+    except ValueError:
+        return int(clean, 0)
+
+
+def _float(text: str) -> float:
+    clean = text.replace("_", "").lower()
+    if clean in (".inf", "+.inf"):
+        return math.inf
+    if clean == "-.inf":
+        return -math.inf
+    if clean == ".nan":
+        return math.nan
+    return float(clean)
+
+
+def _bool(text: str) -> bool:
+    low = text.lower()
+    if low in ("true", "yes", "on", "y"):
+        return True
+    if low in ("false", "no", "off", "n"):
+        return False
+    raise ValueError(text)
+
+
+def _null(text: str) -> None:
+    return None
+
+
+_SCALARS = {"str": str, "timestamp": str, "int": _int, "float": _float, "bool": _bool,
+            "null": _null}
+_SCALAR_NAMES = {"str": "text", "timestamp": "date", "int": "whole number", "float": "number",
+                 "bool": "true/false value", "null": "null"}
+
+
+def _syntax_error(file: str, text: str, err: Any) -> StratagemError:
+    """Turn a ruamel.yaml error into one a person can act on."""
+    mark = err.problem_mark or err.context_mark
+    line, col = (mark.line, mark.column) if mark is not None else (0, 0)
+    lines = text.splitlines()
+    source = lines[line] if line < len(lines) else ""
+    problem = str(err.problem or "")
+    context = str(err.context or "")
+    indent = source[: len(source) - len(source.lstrip(" \t"))]
+    if "\t" in indent or "\\t" in problem:
+        if "\t" in indent:
+            col = indent.index("\t")
+            message = "YAML does not allow tabs for indentation; use spaces"
+        else:
+            message = "YAML does not allow a tab here; use spaces"
+        return StratagemError(
+            message,
+            location=Location(file, line + 1, col + 1),
+            hint="replace the tab with spaces (editors can convert indentation to spaces)",
+            context=_caret(source, col),
+        )
+    opener = err.context_mark
+    at = f"line {opener.line + 1}, column {opener.column + 1}" if opener is not None else ""
+    hint = None
+    if "mapping values are not allowed" in problem:
+        message = "unexpected ':' (text containing ': ' must be quoted, or the indentation is wrong)"
+        hint = "put the value in quotes, or line this key up with the keys above it"
+    elif "flow sequence" in context:
+        message = f"the list '[' opened at {at} is not closed"
+        hint = "close it with ']'; separate its items with commas"
+    elif "flow mapping" in context:
+        message = f"the map '{{' opened at {at} is not closed"
+        hint = "close it with '}'; separate its entries with commas"
+    elif "quoted scalar" in context:
+        message = f"the quoted text opened at {at} is not closed"
+        hint = "add the closing quote"
+    elif "undefined alias" in problem:
+        message = f"unknown alias: {problem.split('alias', 1)[1].strip()}"
+        hint = "define the anchor (&name) before using it (*name)"
+    elif "single document" in context:
+        message = "a file holds one YAML document, but a second one starts here"
+        hint = "remove the '---' line, or split the file in two"
+    elif "block mapping" in context or "block collection" in context:
+        message = f"this line is indented wrongly (the block at {at} expects its entries lined up)"
+        hint = "indent with spaces so that keys of the same map start in the same column"
+    elif "could not find expected ':'" in problem:
+        message = "expected 'key: value' here"
+        hint = "check for a missing ':' or a wrongly indented line"
+    else:
+        message = f"YAML syntax error: {problem}" + (f" ({context} at {at})" if context else "")
+    return StratagemError(
+        message, location=Location(file, line + 1, col + 1), hint=hint,
+        context=_caret(source, col),
+    )
+
+
+def _caret(source: str, col: int) -> str:
+    """The source line and a caret under column ``col`` (0-based), clipped to 100 characters."""
+    start = max(0, col - 60)
+    shown = source[start : start + 100].replace("\t", " ")
+    return f"  {shown}\n  {' ' * (col - start)}^"

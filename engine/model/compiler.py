@@ -1,0 +1,502 @@
+"""Compiling a merged ruleset document into a runnable :class:`Ruleset`.
+
+Everything that can be checked is checked here, and every problem is
+collected (not just the first) with its file, line and column: malformed
+expressions and dice, unknown names, tables, procedures and steps, bad field
+declarations. A ruleset that compiles cannot crash on a syntax error
+mid-battle.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any
+
+from stratagem.errors import Location, StratagemError, ValidationFailed
+from stratagem.expr import BASE_FUNCTIONS, Expr, ExpressionError, compile_expr
+from stratagem.model.entities import RESERVED, TYPES, EntityKind, FieldSpec
+from stratagem.model.tables import MATCHES, Row, Table
+from stratagem.model.values import closest, exact, where
+
+#: Functions the ruleset itself provides to expressions (bound to its tables).
+RULESET_FUNCTIONS = ("lookup", "row", "has", "keys", "rows", "label")
+TABLE_FUNCTIONS = ("lookup", "row", "has", "keys", "rows")
+
+_PLACEHOLDER = compile_expr("0")
+
+
+class Compiler:
+    """Collects errors while compiling one ruleset document."""
+
+    def __init__(self, doc: Mapping[str, Any], dialect: Any) -> None:
+        self.doc = doc
+        self.dialect = dialect
+        self.errors: list[StratagemError] = []
+        self.message_keys: set[str] = set()
+        self.decisions: dict[str, Any] = {}
+        self.constants: dict[str, Any] = {}
+        self.tables: dict[str, Table] = {}
+        self.kinds: dict[str, EntityKind] = {}
+        self.formula_names: set[str] = set()
+        self.procedure_names: set[str] = set()
+        self._known: list[set[str]] = [set()]
+
+    # -- errors and positions -----------------------------------------------------------
+    def error(self, message: str, location: Location | None, hint: str | None = None) -> None:
+        self.errors.append(StratagemError(message, location=location, hint=hint))
+
+    def where(self, node: Any, key: Any = None) -> Location | None:
+        return where(node, key)
+
+    # -- names in scope -----------------------------------------------------------------
+    def define(self, name: str) -> None:
+        self._known[-1].add(name)
+
+    @contextmanager
+    def scope(self, *names: str) -> Iterator[None]:
+        self._known.append(set(names))
+        try:
+            yield
+        finally:
+            self._known.pop()
+
+    @contextmanager
+    def procedure_scope(self, names: set[str]) -> Iterator[None]:
+        saved = self._known
+        self._known = [set(names)]
+        try:
+            yield
+        finally:
+            self._known = saved
+
+    def is_known(self, name: str) -> bool:
+        return any(name in s for s in self._known) or name in self.constants
+
+    def check_name(self, name: Any, loc: Location | None) -> None:
+        if not isinstance(name, str) or not name.isidentifier() or name.startswith("_"):
+            self.error(f"'{name}' is not a valid name", loc,
+                       hint="names are letters, digits and _, not starting with a digit or _")
+
+    def bind(self, node: Mapping[str, Any], key: str) -> str | None:
+        if key not in node:
+            return None
+        name = node[key]
+        self.check_name(name, self.where(node, key))
+        self.define(str(name))
+        return str(name)
+
+    def all_field_names(self) -> set[str]:
+        names: set[str] = {"self", "parent", "name", "id"}
+        for kind in self.kinds.values():
+            names |= kind.member_names()
+        return names
+
+    # -- expressions ----------------------------------------------------------------------
+    def expr(self, node: Any, key: Any, *, check_names: bool = True) -> Expr:
+        loc = self.where(node, key)
+        try:
+            text = node[key]
+        except (KeyError, IndexError, TypeError):
+            self.error(f"missing '{key}'", self.where(node))
+            return _PLACEHOLDER
+        try:
+            expr = compile_expr(text, loc)
+        except ExpressionError as err:
+            self.errors.append(err)
+            return _PLACEHOLDER
+        self.check_expr(expr, loc, check_names=check_names)
+        return expr
+
+    def expr_map(self, node: Mapping[str, Any], key: str) -> dict[str, Expr]:
+        body = node.get(key)
+        if not isinstance(body, Mapping):
+            self.error(f"'{key}' takes a map of names to expressions", self.where(node, key))
+            return {}
+        return {str(name): self.expr(body, name) for name in body}
+
+    def check_expr(self, expr: Expr, loc: Location | None, *, check_names: bool = True) -> None:
+        if check_names:
+            for name in sorted(expr.names):
+                if not self.is_known(name):
+                    known = set().union(*self._known) | set(self.constants)
+                    self.error(f"`{expr.text}`: the name '{name}' is not defined here", loc,
+                               hint=closest(name, known) or "set it with a `set` step first, "
+                               "or declare it under `constants:`")
+        functions = set(BASE_FUNCTIONS) | set(RULESET_FUNCTIONS) | self.formula_names
+        for call in sorted(expr.calls):
+            if call not in functions:
+                self.error(f"`{expr.text}`: unknown function '{call}'", loc,
+                           hint=closest(call, functions) or "see the list of functions in "
+                           "docs/ruleset-reference.md")
+        for node in ast.walk(expr.node):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id in TABLE_FUNCTIONS and node.args
+                    and isinstance(node.args[0], ast.Constant)):
+                table = node.args[0].value
+                if table not in self.tables:
+                    self.error(f"`{expr.text}`: there is no table '{table}'", loc,
+                               hint=closest(table, self.tables) or "declare it under `tables:`")
+
+    # -- references -----------------------------------------------------------------------
+    def table_ref(self, node: Mapping[str, Any], key: str) -> str:
+        name = str(node.get(key))
+        if name not in self.tables:
+            self.error(f"there is no table '{name}'", self.where(node, key),
+                       hint=closest(name, self.tables) or "declare it under `tables:`")
+        return name
+
+    def procedure_ref(self, node: Mapping[str, Any], key: str) -> str:
+        name = str(node.get(key))
+        if name not in self.procedure_names:
+            self.error(f"there is no procedure '{name}'", self.where(node, key),
+                       hint=closest(name, self.procedure_names) or "declare it under "
+                       "`procedures:`")
+        return name
+
+    def dice_spec(self, node: Mapping[str, Any], key: str) -> DiceSpec:
+        return DiceSpec(self, node, key)
+
+    # -- steps ----------------------------------------------------------------------------
+    def block(self, node: Any, key: Any) -> list[Any]:
+        from stratagem.interp.steps import COMMON_KEYS, STEPS
+
+        steps = node.get(key) if isinstance(node, Mapping) else None
+        if steps is None:
+            return []
+        if not isinstance(steps, list):
+            self.error(f"'{key}' takes a list of steps", self.where(node, key),
+                       hint="start each step with '- ', e.g. '- set: {x: 1}'")
+            return []
+        out = []
+        for i, step in enumerate(steps):
+            loc = self.where(steps, i)
+            if not isinstance(step, Mapping) or not step:
+                self.error("a step must be a map such as {roll: '3d', as: r}", loc)
+                continue
+            first = next(iter(step))
+            kinds = [first] if first in STEPS else [k for k in step if k in STEPS]
+            if len(kinds) != 1:
+                if not kinds:
+                    self.error(f"unknown step '{first}'", self.key_where(step, first) or loc,
+                               hint=closest(first, STEPS) or "steps: " + ", ".join(STEPS))
+                else:
+                    self.error(f"a step has one step key; this one has {', '.join(kinds)}", loc,
+                               hint="write the step key first, or split it into separate steps")
+                continue
+            cls = STEPS[kinds[0]]
+            allowed = set(COMMON_KEYS) | set(cls.keys) | {cls.kind}
+            for extra in step:
+                if extra not in allowed:
+                    self.error(f"`{cls.kind}` step has no option '{extra}'",
+                               self.key_where(step, extra),
+                               hint=closest(extra, allowed) or "options: " + ", ".join(
+                                   sorted(allowed - {cls.kind})))
+            try:
+                out.append(cls(self, step))
+            except StratagemError as err:
+                self.errors.append(err)
+        return out
+
+    def key_where(self, node: Any, key: Any) -> Location | None:
+        locate = getattr(node, "key_where", None)
+        if locate is not None:
+            try:
+                return locate(key)
+            except (KeyError, TypeError):
+                pass
+        return self.where(node, key)
+
+
+class DiceSpec:
+    """A dice expression in a step: a literal parsed at load, or `{from: EXPR}` at run time."""
+
+    def __init__(self, c: Compiler, node: Mapping[str, Any], key: str) -> None:
+        from stratagem.dice import DiceError, parse_dice
+
+        self.dialect = c.dialect
+        self.literal = None
+        self.source: Expr | None = None
+        self.names: dict[str, Expr] = {}
+        value = node.get(key)
+        loc = c.where(node, key)
+        if isinstance(value, Mapping) and "from" in value:
+            self.source = c.expr(value, "from")
+            return
+        if isinstance(value, bool) or value is None:
+            c.error("expected a dice expression such as '3d' or '1d20+2'", loc)
+            value = "0"
+        try:
+            self.literal = parse_dice(str(value), dialect=c.dialect)
+        except DiceError as err:
+            err.location = _offset(loc, err)
+            c.errors.append(err)
+            self.literal = parse_dice("0", dialect=c.dialect)
+            return
+        for name in sorted(self.literal.names):
+            self.names[name] = c.expr({name: name}, name)
+            self.names[name] = _located(self.names[name], loc)
+
+    def subject_name(self, run: Any, scope: Mapping[str, Any], subject: Expr | None) -> str | None:
+        if subject is None:
+            return None
+        who = run.eval(subject, scope)
+        return who.label() if hasattr(who, "label") and callable(who.label) else str(who)
+
+    def roll(self, run: Any, scope: Mapping[str, Any], subject: Expr | None, label: str) -> Any:
+        from stratagem.dice import parse_dice
+
+        expr = self.literal
+        if expr is None:
+            assert self.source is not None
+            value = run.eval(self.source, scope)
+            if isinstance(value, (int, str)) and not isinstance(value, bool):
+                expr = parse_dice(str(value), dialect=self.dialect)
+            else:
+                expr = value
+        names = {n: _as_int(run.eval(e, scope), n, e) for n, e in self.names.items()}
+        for n in getattr(expr, "names", ()):
+            if n not in names:
+                names[n] = _as_int(run.eval(compile_expr(n), scope), n, None)
+        who = self.subject_name(run, scope, subject)
+        return run.dice.roll(expr, names, f"{who}: {label}" if who else label)
+
+
+def _as_int(value: Any, name: str, expr: Expr | None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        try:
+            if value == int(value):
+                return int(value)
+        except (TypeError, ValueError):
+            pass
+        raise StratagemError(f"dice name '{name}' must be a whole number, got {value!r}",
+                             location=expr.location if expr else None)
+    return value
+
+
+def _located(expr: Expr, loc: Location | None) -> Expr:
+    return Expr(expr.text, expr.node, expr.names, expr.calls, loc)
+
+
+def _offset(loc: Location | None, err: Any) -> Location | None:
+    col = getattr(err, "column", None)
+    if loc is None:
+        return None
+    if col and loc.column is not None and loc.line is not None:
+        return Location(loc.file, loc.line, loc.column + col - 1, loc.path)
+    return loc
+
+
+# ---------------------------------------------------------------------------------------
+def compile_kinds(c: Compiler, doc: Mapping[str, Any]) -> dict[str, EntityKind]:
+    enums = compile_enums(c, doc)
+    entities = doc.get("entities") or {}
+    kinds: dict[str, EntityKind] = {}
+    for name, body in entities.items():
+        loc = c.where(entities, name)
+        if not isinstance(body, Mapping):
+            c.error(f"entity '{name}' must be a map with fields/children/derived", loc)
+            continue
+        kind = EntityKind(str(name), location=loc)
+        fields = body.get("fields") or {}
+        for fname, fbody in fields.items():
+            floc = c.where(fields, fname)
+            if fname in RESERVED or fname in ("name", "id"):
+                if fname not in ("name", "id"):
+                    c.error(f"'{fname}' is reserved and cannot be a field name", floc)
+                    continue
+            spec = compile_field(c, str(fname), fbody, floc, enums, f"{name}.{fname}")
+            if spec is not None:
+                kind.fields[str(fname)] = spec
+        kind.fields.setdefault("name", FieldSpec("name", "str", optional=True))
+        kind.fields.setdefault("id", FieldSpec("id", "str", optional=True))
+        children = body.get("children") or {}
+        for coll, child_kind in children.items():
+            kind.children[str(coll)] = str(child_kind)
+        kinds[str(name)] = kind
+    for kind in kinds.values():
+        for coll, child in kind.children.items():
+            if child not in kinds:
+                c.error(f"entity '{kind.name}': collection '{coll}' holds unknown kind '{child}'",
+                        kind.location, hint=closest(child, kinds))
+    if "battle" not in kinds:
+        c.error("the ruleset declares no `battle` entity (the root of the battle state)",
+                c.where(doc, "entities") or c.where(doc),
+                hint="entities: {battle: {children: {sides: side}}, side: {...}, unit: {...}}")
+    return kinds
+
+
+def compile_derived(c: Compiler, doc: Mapping[str, Any], kinds: dict[str, EntityKind]) -> None:
+    entities = doc.get("entities") or {}
+    for name, kind in kinds.items():
+        derived = (entities.get(name) or {}).get("derived") or {}
+        members = kind.member_names() | set(derived)
+        with c.procedure_scope(members | {"self", "parent", "battle"}):
+            for dname in derived:
+                if dname in kind.fields:
+                    c.error(f"'{dname}' is both a field and a derived value of '{name}'",
+                            c.where(derived, dname))
+                kind.derived[str(dname)] = c.expr(derived, dname)
+
+
+def compile_enums(c: Compiler, doc: Mapping[str, Any]) -> dict[str, tuple[str, ...]]:
+    enums: dict[str, tuple[str, ...]] = {}
+    for name, values in (doc.get("enums") or {}).items():
+        if isinstance(values, Mapping):
+            values = list(values)
+        if not isinstance(values, list):
+            c.error(f"enum '{name}' must be a list of values", c.where(doc["enums"], name))
+            continue
+        enums[str(name)] = tuple(str(v) for v in values)
+        for v in values:
+            c.message_keys.add(f"enum.{name}.{v}")
+    return enums
+
+
+def compile_field(c: Compiler, name: str, body: Any, loc: Location | None,
+                  enums: Mapping[str, tuple[str, ...]], owner: str) -> FieldSpec | None:
+    if isinstance(body, str):
+        body = {"type": body}
+    if not isinstance(body, Mapping):
+        c.error(f"field '{owner}' must be a map such as {{type: int, default: 0}}", loc)
+        return None
+    ftype = body.get("type", "any")
+    if ftype not in TYPES:
+        c.error(f"field '{owner}' has unknown type '{ftype}'", c.where(body, "type") or loc,
+                hint=closest(ftype, TYPES) or "types: " + ", ".join(TYPES))
+        return None
+    values = None
+    enum_key = None
+    if ftype == "enum":
+        enum_key = f"enum.{body.get('enum') or body.get('table') or name}"
+        if "enum" in body:
+            values = enums.get(str(body["enum"]))
+            if values is None:
+                c.error(f"field '{owner}' uses unknown enum '{body['enum']}'",
+                        c.where(body, "enum"), hint=closest(body["enum"], enums))
+        elif "values" in body:
+            values = tuple(str(v) for v in body["values"])
+            for v in values:
+                c.message_keys.add(f"enum.{name}.{v}")
+        elif "table" in body:
+            table = c.tables.get(str(body["table"]))
+            if table is None:
+                c.error(f"field '{owner}' takes its values from unknown table '{body['table']}'",
+                        c.where(body, "table"), hint=closest(body["table"], c.tables))
+            else:
+                values = tuple(str(k) for k in table.keys())
+                for v in values:
+                    c.message_keys.add(f"enum.{table.name}.{v}")
+        else:
+            c.error(f"enum field '{owner}' needs `enum:`, `values:` or `table:`", loc)
+    of = None
+    if ftype == "list" and "of" in body:
+        of = compile_field(c, name, body["of"], c.where(body, "of"), enums, owner)
+    spec = FieldSpec(
+        name=name, type=ftype, required=bool(body.get("required", False)),
+        optional=bool(body.get("optional", False)) or ftype == "any",
+        minimum=exact(body.get("min")), maximum=exact(body.get("max")), values=values, of=of,
+        location=loc, enum_key=enum_key or (of.enum_key if of else None),
+    )
+    c.message_keys.add(f"field.{owner}")
+    if "default" in body:
+        default = body["default"]
+        try:
+            default = spec.check(default, c.where(body, "default"), owner) if default is not None \
+                else None
+        except StratagemError as err:
+            c.errors.append(err)
+        spec = FieldSpec(**{**spec.__dict__, "default": default,
+                            "optional": spec.optional or default is None})
+    elif ftype == "list":
+        spec = FieldSpec(**{**spec.__dict__, "default": []})
+    elif not spec.required and ftype != "any":
+        spec = FieldSpec(**{**spec.__dict__, "optional": True})
+    return spec
+
+
+def compile_tables(c: Compiler, doc: Mapping[str, Any]) -> dict[str, Table]:
+    from stratagem.dice import DiceError, parse_dice
+
+    tables: dict[str, Table] = {}
+    for name, body in (doc.get("tables") or {}).items():
+        loc = c.where(doc["tables"], name)
+        if not isinstance(body, Mapping) or not isinstance(body.get("rows"), list):
+            c.error(f"table '{name}' needs `rows:` (a list)", loc)
+            continue
+        match = body.get("match", "exact")
+        if match not in MATCHES:
+            c.error(f"table '{name}': unknown match '{match}'", c.where(body, "match"),
+                    hint=closest(match, MATCHES) or "match: " + ", ".join(MATCHES))
+            continue
+        columns = {str(k): str(v) for k, v in (body.get("columns") or {}).items()}
+        rows: list[Row] = []
+        for i, raw in enumerate(body["rows"]):
+            rloc = c.where(body["rows"], i)
+            if not isinstance(raw, Mapping):
+                c.error(f"table '{name}': row {i + 1} must be a map", rloc)
+                continue
+            key = _row_key(c, name, match, raw, rloc)
+            cells: dict[str, Any] = {}
+            for col, value in raw.items():
+                if col in ("range", "keys", "at_least") or (col == "key" and match == "exact"):
+                    continue
+                ctype = columns.get(str(col))
+                if ctype == "dice" and value is not None:
+                    try:
+                        value = parse_dice(str(value), dialect=c.dialect)
+                    except DiceError as err:
+                        err.location = _offset(c.where(raw, col), err)
+                        c.errors.append(err)
+                        continue
+                elif ctype == "expr" and value is not None:
+                    value = c.expr(raw, col, check_names=False)
+                else:
+                    value = _exact_deep(value)
+                cells[str(col)] = value
+            rows.append(Row(str(name), len(rows), key, cells))
+        if body.get("provenance") is None:
+            c.error(f"table '{name}' does not say where it comes from",
+                    c.key_where(doc["tables"], name),
+                    hint="add `provenance: seed | found | reconstructed | house-rule` "
+                         "and a `source:`")
+        c.message_keys.add(f"table.{name}")
+        tables[str(name)] = Table(str(name), match, rows, columns, body.get("provenance"),
+                                  body.get("source"), loc)
+    return tables
+
+
+def _exact_deep(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_exact_deep(v) for v in value]
+    if isinstance(value, Mapping):
+        return {k: _exact_deep(v) for k, v in value.items()}
+    return exact(value)
+
+
+def _row_key(c: Compiler, table: str, match: str, raw: Mapping[str, Any],
+             loc: Location | None) -> Any:
+    if match == "range":
+        rng = raw.get("range")
+        if not (isinstance(rng, list) and len(rng) == 2):
+            c.error(f"table '{table}': a range row needs `range: [low, high]` (null = open)", loc)
+            return (None, None)
+        return (exact(rng[0]), exact(rng[1]))
+    if match == "threshold":
+        if "at_least" not in raw:
+            c.error(f"table '{table}': a threshold row needs `at_least: N`", loc)
+            return 0
+        return exact(raw["at_least"])
+    if match == "keys":
+        keys = raw.get("keys")
+        if not isinstance(keys, list):
+            c.error(f"table '{table}': a matrix row needs `keys: [a, b]`", loc)
+            return ()
+        return tuple(exact(k) for k in keys)
+    if "key" in raw:
+        return exact(raw["key"])
+    if "id" in raw:
+        return raw["id"]
+    c.error(f"table '{table}': a row needs `key:` (or `id:`)", loc)
+    return None

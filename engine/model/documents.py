@@ -1,0 +1,195 @@
+"""Army and scenario files: the sides, circumstances and decisions of a battle.
+
+A scenario is checked against its ruleset's declarations once, kept as a
+template state, and cloned for each battle, so thousands of simulated
+battles never re-read or re-validate a file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from stratagem.errors import StratagemError, ValidationFailed
+from stratagem.model.entities import Entity, EntityKind
+from stratagem.model.ruleset import Ruleset
+from stratagem.model.values import closest, where
+
+#: Keys of army/scenario files that are not fields of the side/battle they describe.
+ARMY_META = ("kind", "ruleset", "description", "notes")
+SCENARIO_KEYS = ("kind", "ruleset", "name", "title", "description", "notes", "battle", "sides",
+                 "decisions", "dice", "seed", "options")
+
+
+@dataclass
+class Scenario:
+    """A loaded scenario: its ruleset, a template battle state and the GM's inputs."""
+
+    ruleset: Ruleset
+    template: Entity
+    decisions: dict[str, Any] = field(default_factory=dict)
+    dice: list[Any] | None = None
+    seed: int | None = None
+    name: str = ""
+    path: str | None = None
+
+    def instantiate(self) -> Entity:
+        return self.template.clone()
+
+
+class _Builder:
+    """Builds entities from user documents, collecting every error."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.rs = ruleset
+        self.errors: list[StratagemError] = []
+
+    def entity(self, kind: EntityKind, node: Mapping[str, Any], parent: Entity | None,
+               skip: tuple[str, ...] = ()) -> Entity:
+        entity = self.rs.new_entity(kind, {}, parent, where(node))
+        allowed = set(kind.fields) | set(kind.children)
+        for key, value in node.items():
+            if key in skip:
+                continue
+            loc = where(node, key)
+            if key in kind.children:
+                if not isinstance(value, list):
+                    self.errors.append(StratagemError(
+                        f"'{key}' must be a list of {kind.children[key]} entries", location=loc))
+                    continue
+                child_kind = self.rs.kinds[kind.children[key]]
+                for i, item in enumerate(value):
+                    if not isinstance(item, Mapping):
+                        self.errors.append(StratagemError(
+                            f"each entry of '{key}' must be a map of fields",
+                            location=where(value, i)))
+                        continue
+                    entity._f[key].append(self.entity(child_kind, item, entity))
+                continue
+            spec = kind.fields.get(key)
+            if spec is None:
+                if key in kind.derived:
+                    self.errors.append(StratagemError(
+                        f"'{key}' of a {kind.name} is computed by the rules and cannot be "
+                        "typed in", location=_key_loc(node, key),
+                        hint="remove it; `stratagem rate` shows the computed value"))
+                else:
+                    self.errors.append(StratagemError(
+                        f"a {kind.name} has no field '{key}'", location=_key_loc(node, key),
+                        hint=closest(key, allowed) or "fields: " + ", ".join(sorted(allowed))))
+                continue
+            try:
+                entity._f[key] = spec.check(value, loc, kind.name)
+            except StratagemError as err:
+                self.errors.append(err)
+        for name, spec in kind.fields.items():
+            if spec.required and name not in node:
+                label = node.get("name") if isinstance(node, Mapping) else None
+                self.errors.append(StratagemError(
+                    f"{kind.name}{f' {label!r}' if label else ''} needs '{name}'",
+                    location=where(node), hint=f"add `{name}: ...`"))
+        return entity
+
+
+def _key_loc(node: Any, key: str) -> Any:
+    locate = getattr(node, "key_where", None)
+    return locate(key) if locate else where(node, key)
+
+
+def side_kind(ruleset: Ruleset) -> EntityKind:
+    battle = ruleset.kinds["battle"]
+    if not battle.children:
+        raise StratagemError("the ruleset's battle entity has no collection of sides",
+                             location=battle.location)
+    return ruleset.kinds[next(iter(battle.children.values()))]
+
+
+def sides_collection(ruleset: Ruleset) -> str:
+    return next(iter(ruleset.kinds["battle"].children))
+
+
+def build_army(ruleset: Ruleset, doc: Mapping[str, Any], parent: Entity,
+               overrides: Mapping[str, Any] | None = None) -> Entity:
+    builder = _Builder(ruleset)
+    side = builder.entity(side_kind(ruleset), doc, parent, skip=ARMY_META)
+    if overrides:
+        extra = builder.entity(side_kind(ruleset), overrides, parent, skip=("army",))
+        for key in overrides:
+            if key != "army" and key in extra._f:
+                side._f[key] = extra._f[key]
+    if builder.errors:
+        raise ValidationFailed(builder.errors)
+    return side
+
+
+def build_scenario(ruleset: Ruleset, doc: Mapping[str, Any], base_dir: Path,
+                   load: Any) -> Scenario:
+    """Build a scenario from its document; ``load(path)`` reads a referenced army file."""
+    builder = _Builder(ruleset)
+    errors: list[StratagemError] = []
+    for key in doc:
+        if key not in SCENARIO_KEYS:
+            errors.append(StratagemError(
+                f"unknown scenario key '{key}'", location=_key_loc(doc, key),
+                hint=closest(key, SCENARIO_KEYS) or "keys: " + ", ".join(SCENARIO_KEYS)))
+    battle_node = doc.get("battle") or {}
+    root = builder.entity(ruleset.kinds["battle"], battle_node, None)
+    if doc.get("name") and not root._f.get("name"):
+        root._f["name"] = str(doc["name"])
+    coll = sides_collection(ruleset)
+    sides = doc.get("sides") or []
+    if not isinstance(sides, list) or not sides:
+        errors.append(StratagemError("a scenario needs `sides:`, a list of armies",
+                                     location=where(doc, "sides") or where(doc)))
+        sides = []
+    for i, side_node in enumerate(sides):
+        if not isinstance(side_node, Mapping):
+            errors.append(StratagemError("each side is a map: {army: FILE} or inline fields",
+                                         location=where(sides, i)))
+            continue
+        try:
+            if "army" in side_node:
+                path = (base_dir / str(side_node["army"])).resolve()
+                army_doc = load(path, where(side_node, "army"))
+                side = build_army(ruleset, army_doc, root, side_node)
+            else:
+                side = builder.entity(side_kind(ruleset), side_node, root, skip=ARMY_META)
+            root._f[coll].append(side)
+        except ValidationFailed as failed:
+            errors.extend(failed.errors)
+        except StratagemError as err:
+            errors.append(err)
+    errors.extend(builder.errors)
+    decisions = doc.get("decisions") or {}
+    if not isinstance(decisions, Mapping):
+        errors.append(StratagemError("`decisions` must be a map: {decision: value or "
+                                     "{who: value}}", location=where(doc, "decisions")))
+        decisions = {}
+    for key in decisions:
+        if key not in ruleset.decisions:
+            errors.append(StratagemError(
+                f"this ruleset asks no decision '{key}'", location=_key_loc(decisions, key),
+                hint=closest(key, ruleset.decisions) or "decisions: " + ", ".join(
+                    sorted(ruleset.decisions))))
+    dice = doc.get("dice")
+    if dice is not None and not isinstance(dice, list):
+        errors.append(StratagemError("`dice` must be a list of results", location=where(doc,
+                                                                                         "dice")))
+    seed = doc.get("seed")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        errors.append(StratagemError("`seed` must be a whole number", location=where(doc, "seed")))
+    if errors:
+        raise ValidationFailed(errors)
+    return Scenario(ruleset, root, _plain(decisions), list(dice) if dice is not None else None,
+                    seed, str(doc.get("name") or doc.get("title") or ""),
+                    (where(doc).file if where(doc) else None))
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value

@@ -1,0 +1,253 @@
+"""Entities: the battle state as a tree (battle → sides → units, heroes, ...).
+
+A ruleset declares each kind of entity: its fields (typed, with defaults),
+its child collections and its derived values. An :class:`Entity` stores the
+field values and computes derived values on demand from compiled
+expressions, so they always reflect the current state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from stratagem.errors import Location, StratagemError, UnknownMember
+from stratagem.expr import Expr
+from stratagem.model.values import closest, exact
+
+if TYPE_CHECKING:
+    from stratagem.model.ruleset import Ruleset
+
+#: Names an entity answers besides its fields; fields may not use them.
+RESERVED = frozenset({"self", "parent", "battle", "kind", "children"})
+
+TYPES = ("int", "number", "bool", "str", "enum", "list", "dice", "any")
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """One declared field of an entity kind."""
+
+    name: str
+    type: str
+    default: Any = None
+    required: bool = False
+    optional: bool = False
+    minimum: Any = None
+    maximum: Any = None
+    values: tuple[str, ...] | None = None  # allowed enum values (resolved at compile)
+    of: FieldSpec | None = None  # element spec of a list
+    enum_key: str | None = None  # locale prefix of enum values: enum.<name>
+    location: Location | None = None
+
+    def check(self, value: Any, where: Location | None, owner: str) -> Any:
+        """Validate and normalise a value written by a user for this field."""
+        if value is None:
+            if self.optional or self.type == "any":
+                return None
+            raise _field_error(owner, self, "needs a value", where)
+        kind = self.type
+        if kind == "int":
+            if isinstance(value, bool) or not isinstance(value, int):
+                if isinstance(value, float) and value.is_integer():
+                    value = int(value)
+                else:
+                    raise _field_error(owner, self, f"expected a whole number, got {value!r}",
+                                       where)
+        elif kind == "number":
+            if isinstance(value, bool) or not isinstance(value, (int, float, Fraction)):
+                raise _field_error(owner, self, f"expected a number, got {value!r}", where)
+            value = exact(value)
+        elif kind == "bool":
+            if not isinstance(value, bool):
+                raise _field_error(owner, self, f"expected true or false, got {value!r}", where)
+        elif kind in ("str", "dice"):
+            if not isinstance(value, str):
+                value = str(value)
+        elif kind == "enum":
+            if self.values is not None and value not in self.values:
+                hint = closest(value, self.values) or (
+                    "allowed: " + ", ".join(self.values[:20])
+                    + (" …" if len(self.values) > 20 else ""))
+                raise _field_error(owner, self, f"'{value}' is not one of its values", where,
+                                   hint=hint)
+        elif kind == "list":
+            if not isinstance(value, list):
+                value = [value]
+            if self.of is not None:
+                value = [self.of.check(v, where, owner) for v in value]
+            else:
+                value = list(value)
+        if kind in ("int", "number"):
+            if self.minimum is not None and value < self.minimum:
+                raise _field_error(owner, self, f"must be at least {self.minimum}, got {value}",
+                                   where)
+            if self.maximum is not None and value > self.maximum:
+                raise _field_error(owner, self, f"must be at most {self.maximum}, got {value}",
+                                   where)
+        return value
+
+
+def _field_error(owner: str, spec: FieldSpec, what: str, where: Location | None,
+                 hint: str | None = None) -> StratagemError:
+    return StratagemError(f"{owner} field '{spec.name}' {what}", location=where, hint=hint)
+
+
+@dataclass
+class EntityKind:
+    """The declaration of one kind of entity."""
+
+    name: str
+    fields: dict[str, FieldSpec] = field(default_factory=dict)
+    children: dict[str, str] = field(default_factory=dict)  # collection name -> kind name
+    derived: dict[str, Expr] = field(default_factory=dict)
+    location: Location | None = None
+
+    def member_names(self) -> set[str]:
+        return set(self.fields) | set(self.children) | set(self.derived)
+
+
+class Entity:
+    """One entity of the battle state. Fields, derived values and children are attributes."""
+
+    __slots__ = ("_kind", "_f", "_parent", "_rs", "_origin")
+
+    def __init__(self, kind: EntityKind, values: dict[str, Any], parent: Entity | None,
+                 ruleset: Ruleset, origin: Location | None = None) -> None:
+        self._kind = kind
+        self._f = values
+        self._parent = parent
+        self._rs = ruleset
+        self._origin = origin
+
+    # -- access -------------------------------------------------------------------------
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self._f[name]
+        except KeyError:
+            pass
+        expr = self._kind.derived.get(name)
+        if expr is not None:
+            return self._rs.evaluator.eval(expr, EntityScope(self))
+        if name == "parent":
+            return self._parent
+        if name == "kind":
+            return self._kind.name
+        if name == "battle":
+            return self.root()
+        if name.startswith("_"):
+            raise AttributeError(name)
+        hint = closest(name, self._kind.member_names())
+        raise UnknownMember(
+            f"a {self._kind.name} has no field or value '{name}'",
+            hint=hint or f"declared: {', '.join(sorted(self._kind.member_names()))}",
+        )
+
+    def get(self, name: str) -> Any:
+        return getattr(self, name)
+
+    def set(self, name: str, value: Any) -> None:
+        self._f[name] = value
+
+    def has(self, name: str) -> bool:
+        return name in self._f or name in self._kind.derived
+
+    def root(self) -> Entity:
+        node = self
+        while node._parent is not None:
+            node = node._parent
+        return node
+
+    @property
+    def kind_name(self) -> str:
+        return self._kind.name
+
+    @property
+    def declaration(self) -> EntityKind:
+        return self._kind
+
+    @property
+    def parent_entity(self) -> Entity | None:
+        return self._parent
+
+    @property
+    def origin(self) -> Location | None:
+        return self._origin
+
+    def children_of(self) -> Iterator[tuple[str, list[Entity]]]:
+        for coll in self._kind.children:
+            yield coll, self._f.get(coll, [])
+
+    def walk(self) -> Iterator[Entity]:
+        """This entity and all its descendants, depth first, in order."""
+        yield self
+        for _, items in self.children_of():
+            for child in items:
+                yield from child.walk()
+
+    def label(self) -> str:
+        name = self._f.get("name")
+        return str(name) if name else self._kind.name
+
+    def __repr__(self) -> str:
+        return f"<{self._kind.name} {self.label()}>"
+
+    def __str__(self) -> str:
+        return self.label()
+
+    # -- copying (several battles from one scenario) --------------------------------------
+    def clone(self, parent: Entity | None = None) -> Entity:
+        values: dict[str, Any] = {}
+        twin = Entity(self._kind, values, parent, self._rs, self._origin)
+        for key, value in self._f.items():
+            if key in self._kind.children:
+                values[key] = [child.clone(twin) for child in value]
+            elif isinstance(value, list):
+                values[key] = list(value)
+            else:
+                values[key] = value
+        return twin
+
+    def to_plain(self) -> dict[str, Any]:
+        from stratagem.model.values import plain
+
+        out: dict[str, Any] = {}
+        for key, value in self._f.items():
+            if key in self._kind.children:
+                out[key] = [child.to_plain() for child in value]
+            else:
+                out[key] = plain(value)
+        return out
+
+
+class EntityScope(Mapping[str, Any]):
+    """Names visible inside a derived value: the entity's members, self, parent, battle, constants."""
+
+    __slots__ = ("_e",)
+
+    def __init__(self, entity: Entity) -> None:
+        self._e = entity
+
+    def __getitem__(self, name: str) -> Any:
+        e = self._e
+        try:
+            return e._f[name]
+        except KeyError:
+            pass
+        if name in e._kind.derived:
+            return getattr(e, name)
+        if name == "self":
+            return e
+        if name == "parent":
+            return e._parent
+        if name == "battle":
+            return e.root()
+        return e._rs.constants[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._e._f)
+
+    def __len__(self) -> int:
+        return len(self._e._f)

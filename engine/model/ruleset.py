@@ -1,0 +1,308 @@
+"""A compiled ruleset: declarations, tables, formulas and procedures, ready to run.
+
+A :class:`Ruleset` is built once (expressions parsed, tables indexed, steps
+compiled) and reused across any number of battles.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from stratagem.errors import Location, StratagemError, ValidationFailed
+from stratagem.expr import Evaluator, Expr
+from stratagem.interp.context import Return, Run, RunLimits
+from stratagem.interp.trace import Label
+from stratagem.model.compiler import (
+    Compiler,
+    compile_derived,
+    compile_kinds,
+    compile_tables,
+)
+from stratagem.model.entities import Entity, EntityKind
+from stratagem.model.tables import Row, Table
+from stratagem.model.values import exact, where
+
+TOP_LEVEL = (
+    "kind", "id", "title", "description", "version", "extends", "include", "dice", "limits",
+    "constants", "enums", "entities", "tables", "formulas", "procedures", "entry", "report",
+    "notes", "setting", "locales", "outcome",
+)
+
+
+@dataclass
+class Procedure:
+    name: str
+    params: list[str]
+    steps: list[Any]
+    location: Location | None
+
+
+class Ruleset:
+    """A loaded, compiled ruleset (or setting)."""
+
+    def __init__(self) -> None:
+        self.id = ""
+        self.ref = ""
+        self.path: str | None = None
+        self.kinds: dict[str, EntityKind] = {}
+        self.tables: dict[str, Table] = {}
+        self.constants: dict[str, Any] = {}
+        self.procedures: dict[str, Procedure] = {}
+        self.entry: dict[str, str] = {}
+        self.report: dict[str, list[str]] = {}
+        self.notes: list[Any] = []
+        self.limits = RunLimits()
+        self.dialect: Any = None
+        self.evaluator = Evaluator()
+        self.decisions: dict[str, Any] = {}
+        self._message_keys: set[str] = set()
+        self.locale_files: list[Any] = []
+        self.doc: Mapping[str, Any] = {}
+        self.outcome: Expr | None = None
+
+    # -- API used by steps, tests and commands ------------------------------------------
+    def lookup(self, table: str, *keys: Any, shift: int = 0) -> Row:
+        return self._table(table).lookup(*keys, shift=int(shift))
+
+    def _table(self, name: str) -> Table:
+        try:
+            return self.tables[name]
+        except KeyError:
+            from stratagem.model.values import closest
+
+            raise StratagemError(f"there is no table '{name}'",
+                                 hint=closest(name, self.tables)) from None
+
+    def evaluate(self, text: str, **names: Any) -> Any:
+        from stratagem.expr import compile_expr
+
+        scope = dict(self.constants)
+        scope.update(names)
+        return self.evaluator.eval(compile_expr(text), scope)
+
+    def message_keys(self) -> set[str]:
+        return set(self._message_keys)
+
+    def new_entity(self, kind: EntityKind, values: Mapping[str, Any], parent: Entity | None,
+                   origin: Location | None = None) -> Entity:
+        data: dict[str, Any] = {}
+        for name, spec in kind.fields.items():
+            default = spec.default
+            data[name] = list(default) if isinstance(default, list) else default
+        for coll in kind.children:
+            data[coll] = []
+        data.update(values)
+        return Entity(kind, data, parent, self, origin)
+
+    def call(self, run: Run, name: str, args: Mapping[str, Any],
+             location: Location | None = None) -> Any:
+        proc = self.procedures[name]
+        missing = [p for p in proc.params if p not in args]
+        if missing:
+            raise StratagemError(f"procedure '{name}' needs {', '.join(missing)}",
+                                 location=location, hint="pass them with `with:`")
+        unknown = [a for a in args if a not in proc.params]
+        if unknown:
+            raise StratagemError(f"procedure '{name}' takes no parameter {', '.join(unknown)}",
+                                 location=location)
+        if run.depth > run.limits.max_call_depth:
+            from stratagem.errors import LimitError
+
+            raise LimitError(f"procedures call each other more than "
+                             f"{run.limits.max_call_depth} deep", location=location,
+                             hint="a procedure that calls itself without end?")
+        scope: dict[str, Any] = dict(self.constants)
+        scope["battle"] = run.root
+        scope.update(args)
+        saved, run.procedure = run.procedure, name
+        run.depth += 1
+        try:
+            from stratagem.interp.steps import run_block
+
+            run_block(run, proc.steps, scope)
+        except Return as ret:
+            return ret.value
+        finally:
+            run.depth -= 1
+            run.procedure = saved
+        return None
+
+    def translate(self, key: str, params: Mapping[str, Any]) -> str | None:
+        return None
+
+    def title(self) -> str:
+        return str(self.doc.get("title") or self.id)
+
+
+def compile_ruleset(doc: Mapping[str, Any], ref: str | None = None) -> Ruleset:
+    """Compile a merged ruleset document. Raises :class:`ValidationFailed` with every error."""
+    from stratagem.dice import DiceDialect
+
+    rs = Ruleset()
+    rs.doc = doc
+    rs.id = str(doc.get("id") or ref or "ruleset")
+    rs.ref = ref or rs.id
+    loc = where(doc)
+    rs.path = loc.file if loc else None
+    dice_opts = doc.get("dice") or {}
+    try:
+        rs.dialect = DiceDialect(**{k: v for k, v in dice_opts.items()})
+    except TypeError as err:
+        raise ValidationFailed([StratagemError(f"bad `dice:` options: {err}",
+                                               location=where(doc, "dice"))]) from None
+    c = Compiler(doc, rs.dialect)
+    for key in doc:
+        if key not in TOP_LEVEL:
+            from stratagem.model.values import closest
+
+            c.error(f"unknown top-level key '{key}'", c.key_where(doc, key),
+                    hint=closest(key, TOP_LEVEL) or "keys: " + ", ".join(TOP_LEVEL))
+    rs.constants = {str(k): _exact(v) for k, v in (doc.get("constants") or {}).items()}
+    c.constants = rs.constants
+    limits = doc.get("limits") or {}
+    try:
+        rs.limits = RunLimits(**{k: int(v) for k, v in limits.items()})
+    except (TypeError, ValueError) as err:
+        c.error(f"bad `limits:`: {err}", where(doc, "limits"),
+                hint="limits: max_rounds, max_steps, max_call_depth")
+    rs.tables = compile_tables(c, doc)
+    c.tables = rs.tables
+    rs.kinds = compile_kinds(c, doc)
+    c.kinds = rs.kinds
+    formulas = doc.get("formulas") or {}
+    procedures = doc.get("procedures") or {}
+    c.formula_names = {str(k) for k in formulas}
+    c.procedure_names = {str(k) for k in procedures}
+    _install_functions(rs)
+    compiled_formulas = _compile_formulas(c, formulas)
+    _install_formulas(rs, compiled_formulas)
+    compile_derived(c, doc, rs.kinds)
+    for name, body in procedures.items():
+        rs.procedures[str(name)] = _compile_procedure(c, str(name), body,
+                                                       where(procedures, name))
+    entry = doc.get("entry") or {}
+    for purpose, proc in entry.items():
+        if str(proc) not in rs.procedures:
+            from stratagem.model.values import closest
+
+            c.error(f"entry '{purpose}' names unknown procedure '{proc}'", where(entry, purpose),
+                    hint=closest(proc, rs.procedures))
+        rs.entry[str(purpose)] = str(proc)
+    if "battle" not in rs.entry and not c.errors:
+        c.error("the ruleset has no `entry: {battle: PROCEDURE}`", where(doc),
+                hint="name the procedure `stratagem battle` runs")
+    report = doc.get("report") or {}
+    for kind, fields in report.items():
+        rs.report[str(kind)] = [str(f) for f in (fields or [])]
+        if str(kind) not in rs.kinds and not c.errors:
+            c.error(f"`report` names unknown entity kind '{kind}'", where(report, kind))
+    if "outcome" in doc:
+        with c.procedure_scope({"battle"}):
+            rs.outcome = c.expr(doc, "outcome")
+    rs.notes = list(doc.get("notes") or [])
+    rs.decisions = c.decisions
+    c.message_keys.add("ruleset.title")
+    rs._message_keys = c.message_keys
+    if c.errors:
+        raise ValidationFailed(_sorted_errors(c.errors))
+    return rs
+
+
+def _sorted_errors(errors: list[StratagemError]) -> list[StratagemError]:
+    def key(err: StratagemError) -> tuple[str, int, int]:
+        loc = err.location or Location()
+        return (loc.file or "", loc.line or 0, loc.column or 0)
+
+    return sorted(errors, key=key)
+
+
+def _exact(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_exact(v) for v in value]
+    if isinstance(value, Mapping):
+        return {k: _exact(v) for k, v in value.items()}
+    return exact(value)
+
+
+def _compile_formulas(c: Compiler, formulas: Mapping[str, Any]) -> dict[str, tuple[list[str], Expr]]:
+    out = {}
+    for name, body in formulas.items():
+        loc = where(formulas, name)
+        if isinstance(body, str) or isinstance(body, (int, float)):
+            params: list[str] = []
+            node, key = formulas, name
+        elif isinstance(body, Mapping) and "expr" in body:
+            params = [str(p) for p in body.get("params") or []]
+            node, key = body, "expr"
+        else:
+            c.error(f"formula '{name}' must be an expression or {{params: [..], expr: '..'}}",
+                    loc)
+            continue
+        with c.procedure_scope(set(params)):
+            out[str(name)] = (params, c.expr(node, key))
+    return out
+
+
+def _install_formulas(rs: Ruleset, formulas: Mapping[str, tuple[list[str], Expr]]) -> None:
+    def make(name: str, params: list[str], expr: Expr) -> Any:
+        def formula(*args: Any, **kwargs: Any) -> Any:
+            if len(args) > len(params):
+                raise StratagemError(f"formula '{name}' takes {len(params)} values, "
+                                     f"got {len(args)}", location=expr.location)
+            scope = dict(rs.constants)
+            scope.update(zip(params, args))
+            scope.update(kwargs)
+            missing = [p for p in params if p not in scope]
+            if missing:
+                raise StratagemError(f"formula '{name}' needs {', '.join(missing)}",
+                                     location=expr.location)
+            return rs.evaluator.eval(expr, scope)
+
+        formula.__name__ = name
+        return formula
+
+    for name, (params, expr) in formulas.items():
+        rs.evaluator.functions[name] = make(name, params, expr)
+
+
+def _install_functions(rs: Ruleset) -> None:
+    def lookup(table: str, *keys: Any, shift: Any = 0) -> Row:
+        return rs._table(table).lookup(*keys, shift=int(shift))
+
+    def row(table: str, key: Any) -> Row:
+        return rs._table(table).row_by_id(key)
+
+    def has(table: str, *keys: Any) -> bool:
+        return rs._table(table).find(keys) is not None
+
+    def keys(table: str) -> list[Any]:
+        return rs._table(table).keys()
+
+    def rows(table: str) -> list[Row]:
+        return list(rs._table(table).rows)
+
+    def label(enum: str, value: Any = None) -> Label:
+        if value is None:
+            return Label(str(enum), str(enum))
+        return Label(f"enum.{enum}.{value}", str(value))
+
+    rs.evaluator.functions.update(lookup=lookup, row=row, has=has, keys=keys, rows=rows,
+                                  label=label)
+
+
+def _compile_procedure(c: Compiler, name: str, body: Any, loc: Location | None) -> Procedure:
+    if isinstance(body, list):
+        params: list[str] = []
+        node: Mapping[str, Any] = {"steps": body}
+    elif isinstance(body, Mapping):
+        params = [str(p) for p in body.get("params") or []]
+        node = body
+    else:
+        c.error(f"procedure '{name}' must be a list of steps or {{params: [..], steps: [..]}}",
+                loc)
+        return Procedure(name, [], [], loc)
+    with c.procedure_scope(set(params) | {"battle"}):
+        steps = c.block(node, "steps")
+    return Procedure(name, params, steps, loc)

@@ -1,0 +1,150 @@
+"""Tables: ordered rows matched by key, range, threshold or a pair of keys.
+
+Rows keep their order so a lookup can be shifted "N rows down". Lookups by
+a key already seen are answered from a small index built on first use.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from stratagem.errors import Location, StratagemError, UnknownMember
+
+MATCHES = ("exact", "range", "threshold", "keys")
+
+
+class Row:
+    """One table row; its cells are attributes (``row.loss``), plus ``index`` and ``key``."""
+
+    __slots__ = ("_cells", "_index", "_table", "_key")
+
+    def __init__(self, table: str, index: int, key: Any, cells: dict[str, Any]) -> None:
+        self._table = table
+        self._index = index
+        self._key = key
+        self._cells = cells
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self._cells[name]
+        except KeyError:
+            pass
+        if name == "index":
+            return self._index
+        if name == "key":
+            return self._key
+        if name == "table":
+            return self._table
+        if name.startswith("_"):
+            raise AttributeError(name)
+        from stratagem.model.values import closest
+
+        raise UnknownMember(
+            f"table '{self._table}' has no column '{name}'",
+            hint=closest(name, self._cells) or f"columns: {', '.join(self._cells)}",
+        )
+
+    def __getitem__(self, name: str) -> Any:
+        return self.__getattr__(name)
+
+    def cells(self) -> dict[str, Any]:
+        return dict(self._cells)
+
+    def to_plain(self) -> dict[str, Any]:
+        from stratagem.model.values import plain
+
+        return {"table": self._table, "row": self._index, "key": plain(self._key),
+                **{k: plain(v) if not hasattr(v, "text") else v.text
+                   for k, v in self._cells.items()}}
+
+    def __repr__(self) -> str:
+        return f"<row {self._index} of {self._table}>"
+
+
+@dataclass
+class Table:
+    """A compiled table."""
+
+    name: str
+    match: str
+    rows: list[Row]
+    columns: dict[str, str]
+    provenance: str | None = None
+    source: Any = None
+    location: Location | None = None
+    _index: dict[Any, int] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.match in ("exact", "keys"):
+            for row in self.rows:
+                self._index.setdefault(row._key, row._index)
+
+    def keys(self) -> list[Any]:
+        return [row._key for row in self.rows]
+
+    def __iter__(self) -> Iterator[Row]:
+        return iter(self.rows)
+
+    def find(self, keys: tuple[Any, ...]) -> int | None:
+        """The index of the row matching ``keys``, or None."""
+        if self.match == "keys":
+            return self._index.get(tuple(keys))
+        if len(keys) != 1:
+            return None
+        key = keys[0]
+        if self.match == "exact":
+            try:
+                return self._index.get(key)
+            except TypeError:
+                return None
+        try:
+            return self._index[key]
+        except (KeyError, TypeError):
+            pass
+        found = self._scan(key)
+        if found is not None:
+            try:
+                self._index[key] = found
+            except TypeError:
+                pass
+        return found
+
+    def _scan(self, key: Any) -> int | None:
+        if isinstance(key, bool) or not isinstance(key, (int, float)) and not hasattr(
+                key, "numerator"):
+            return None
+        if self.match == "range":
+            for row in self.rows:
+                lo, hi = row._key
+                if (lo is None or key >= lo) and (hi is None or key <= hi):
+                    return row._index
+            return None
+        best = None  # threshold: the last row whose bound is <= key
+        for row in self.rows:
+            if row._key <= key:
+                best = row._index
+        return best
+
+    def lookup(self, *keys: Any, shift: int = 0) -> Row:
+        found = self.find(keys)
+        if found is None:
+            shown = ", ".join(repr(k) for k in keys)
+            raise StratagemError(
+                f"no row of table '{self.name}' matches {shown}",
+                location=self.location,
+                hint="add a row for it, or make the first/last range open-ended with null",
+            )
+        if shift:
+            found = max(0, min(len(self.rows) - 1, found + int(shift)))
+        return self.rows[found]
+
+    def row_by_id(self, key: Any) -> Row:
+        found = self._index.get(key) if self.match in ("exact", "keys") else None
+        if found is None:
+            for row in self.rows:
+                if row._key == key or row._cells.get("id") == key:
+                    return row
+            raise StratagemError(f"table '{self.name}' has no row '{key}'", location=self.location)
+        return self.rows[found]

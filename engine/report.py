@@ -1,0 +1,196 @@
+"""Rendering a battle (or a rating) for people, in their language.
+
+The report is a view of the trace and of the state before and after: the
+summary messages in order, then each side's and unit's reported fields as
+start → end. ``explain`` adds every event of the trace.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from stratagem.interp.trace import Event, Label
+from stratagem.model.entities import Entity
+
+if TYPE_CHECKING:
+    from stratagem.api import BattleResult, RatedArmy
+    from stratagem.i18n.catalog import Translator
+    from stratagem.model.ruleset import Ruleset
+
+
+def translator(ruleset: Ruleset, lang: str) -> Translator:
+    from stratagem.i18n.catalog import Translator, engine_catalog
+
+    files = list(ruleset.locale_files.get("en", [])) if lang != "en" else []
+    files += list(ruleset.locale_files.get(lang, []))
+    return Translator(engine_catalog(lang, *files))
+
+
+def _value(t: Translator, entity: Entity, name: str, value: Any) -> str:
+    spec = entity.declaration.fields.get(name)
+    if spec is not None and spec.enum_key and isinstance(value, str):
+        return t.enum(spec.enum_key[len("enum."):], value)
+    if spec is not None and spec.enum_key and isinstance(value, list):
+        return ", ".join(t.enum(spec.enum_key[len("enum."):], v) for v in value) or "—"
+    if isinstance(value, Entity):
+        return value.label()
+    if isinstance(value, Label):
+        return t.catalog.display(value, t.catalog.lang)
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return "✓" if value else "✗"
+    return t.number(value) if isinstance(value, (int, float)) or hasattr(
+        value, "denominator") else str(value)
+
+
+def _read(entity: Entity, name: str) -> Any:
+    try:
+        return getattr(entity, name)
+    except Exception:  # a derived value that cannot be computed for this state
+        return None
+
+
+def _fields_line(t: Translator, before: Entity | None, after: Entity, names: list[str]) -> str:
+    parts = []
+    for name in names:
+        end = _read(after, name)
+        shown = _value(t, after, name, end)
+        if before is not None:
+            start = _read(before, name)
+            if start != end:
+                shown = t.t("report.start_end", start=_value(t, before, name, start), end=shown)
+        parts.append(f"{t.field(after.kind_name, name)}: {shown}")
+    return "; ".join(parts)
+
+
+def _pairs(before: Entity | None, after: Entity) -> list[tuple[Entity | None, Entity, str]]:
+    """Walk the end state beside the start state (children matched by position)."""
+    out: list[tuple[Entity | None, Entity, str]] = []
+
+    def walk(b: Entity | None, a: Entity, depth: int) -> None:
+        out.append((b, a, "  " * depth))
+        for coll, items in a.children_of():
+            old_items = getattr(b, coll) if b is not None else []
+            for i, child in enumerate(items):
+                walk(old_items[i] if i < len(old_items) else None, child, depth + 1)
+
+    walk(before, after, 0)
+    return out
+
+
+def message(t: Translator, event: Event) -> str:
+    if event.key:
+        return t.t(event.key, **event.params)
+    return describe(t, event)
+
+
+def describe(t: Translator, event: Event) -> str:
+    """A plain line for an event that has no message of its own."""
+    v = event.values
+    if event.step in ("roll", "check"):
+        text = v.get("text", "")
+        who = v.get("for")
+        line = f"{who}: {text}" if who else text
+        if event.step == "check":
+            outcome = "check.critical_" + v["critical"] if v.get("critical") else (
+                "check.success" if v.get("success") else "check.failure")
+            margin = v.get("margin")
+            line += " — " + t.t(outcome, roll=v.get("total"), target=v.get("target"),
+                                margin=abs(margin) if margin is not None else margin)
+        return line
+    if event.step == "contest":
+        a, b = v.get("a"), v.get("b")
+        head = f"{getattr(a, 'text', '')} | {getattr(b, 'text', '')}"
+        if v.get("winner"):
+            winner = v.get(f"{v['winner']}_for") or v["winner"]
+            return head + " — " + t.t("contest.winner", winner=winner,
+                                      difference=v.get("difference"))
+        return head + " — " + t.t("contest.tie")
+    if event.step == "lookup":
+        return t.t("lookup.trace", table=t.table(v.get("table", "")), key=v.get("key"),
+                   row=(v.get("row", 0) + 1))
+    if event.step == "update":
+        entity = v.get("entity")
+        parts = []
+        for name, (old, new) in v.get("changes", {}).items():
+            label = t.field(entity.kind_name, name) if isinstance(entity, Entity) else name
+            parts.append(f"{label}: {_plain_value(t, old)} → {_plain_value(t, new)}")
+        return f"{entity}: " + "; ".join(parts)
+    if event.step == "decide":
+        who = v.get("for")
+        return (f"{t.decision(v.get('decision', ''))}"
+                + (f" ({who})" if who else "") + f" = {_plain_value(t, v.get('value'))}"
+                + f" [{v.get('source')}]")
+    if event.step == "set":
+        return ", ".join(f"{k} = {_plain_value(t, x)}" for k, x in v.items())
+    return ", ".join(f"{k} = {_plain_value(t, x)}" for k, x in v.items()) or event.step
+
+
+def _plain_value(t: Translator, value: Any) -> str:
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_plain_value(t, v) for v in value) + "]"
+    if isinstance(value, Entity):
+        return value.label()
+    if isinstance(value, bool) or value is None:
+        return str(value)
+    if isinstance(value, (int, float)) or hasattr(value, "denominator"):
+        return t.number(value)
+    if isinstance(value, Label):
+        return t.catalog.display(value, t.catalog.lang)
+    if hasattr(value, "text") and hasattr(value, "margin"):
+        return str(value.text)
+    return str(value)
+
+
+def render_report(result: BattleResult, lang: str = "en", explain: bool = False) -> str:
+    rs = result.ruleset
+    t = translator(rs, lang)
+    lines = [t.t("report.title", battle=result.name or t.title(rs.id)),
+             t.t("report.ruleset", ruleset=t.title(rs.id))]
+    if result.scripted is not None:
+        lines.append(t.t("report.dice_scripted", n=result.scripted))
+    elif result.seed is not None:
+        lines.append(t.t("report.seed", seed=result.seed))
+    summary = [e for e in result.trace if e.level == "summary"]
+    lines.append("")
+    lines.append(t.t("report.summary"))
+    if summary:
+        lines.extend(f"  {message(t, e)}" for e in summary)
+    else:
+        lines.append("  " + t.t("report.no_events"))
+    lines.append("")
+    lines.append(t.t("report.sides"))
+    for before, after, indent in _pairs(result.start, result.root):
+        names = rs.report.get(after.kind_name, [])
+        if after.kind_name == "battle" and not names:
+            continue
+        if not names and after.kind_name != "battle":
+            lines.append(f"{indent}{after.label()}")
+            continue
+        line = _fields_line(t, before, after, names)
+        head = after.label() if after.kind_name != "battle" else t.field("battle", "battle")
+        lines.append(f"{indent}{head}: {line}" if line else f"{indent}{head}")
+    if explain:
+        lines.append("")
+        lines.append(t.t("report.explain_header"))
+        for event in result.trace:
+            lines.append("  " + "  " * event.depth + message(t, event))
+    return "\n".join(lines) + "\n"
+
+
+def render_rating(rated: RatedArmy, lang: str = "en", explain: bool = False) -> str:
+    rs = rated.ruleset
+    t = translator(rs, lang)
+    lines = [t.t("report.ruleset", ruleset=t.title(rs.id)), ""]
+    for _, entity, indent in _pairs(None, rated.side):
+        names = list(rs.report.get(entity.kind_name, []))
+        names += [d for d in entity.declaration.derived if d not in names]
+        line = _fields_line(t, None, entity, names)
+        lines.append(f"{indent}{entity.label()}: {line}" if line else f"{indent}{entity.label()}")
+    if explain and rated.trace:
+        lines.append("")
+        lines.append(t.t("report.explain_header"))
+        for event in rated.trace:
+            lines.append("  " + "  " * event.depth + message(t, event))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,124 @@
+"""A ruleset that is none of the shipped systems runs end to end from its YAML alone.
+
+tests/engine/skirmish/ruleset.yaml is an invented system: opposed 3d rolls over
+several rounds, a loss table shifted by each side's chosen stance (a decision),
+and a morale check for a side below half strength.
+"""
+
+import json
+
+from stratagem.api import load_scenario, run_battle
+from stratagem.cli import main
+
+from .conftest import SKIRMISH
+
+SCENARIO = """
+kind: scenario
+ruleset: RULESET
+name: Hand-computed skirmish
+battle: {rounds: ROUNDS}
+sides:
+  - name: Red
+    skill: 12
+    morale: 9
+    units:
+      - {name: Red spears, count: 100}
+      - {name: Red bows, count: 40}
+  - name: Blue
+    skill: 11
+    morale: 11
+    units:
+      - {name: Blue blades, count: 120}
+decisions:
+  stance: {Red: [bold, steady], Blue: STANCE}
+"""
+
+
+def _scenario(write, rounds=1, stance="careful"):
+    return write(SCENARIO.replace("ROUNDS", str(rounds)).replace("STANCE", stance))
+
+
+def _counts(result):
+    return {u.name: u.count for s in result.root.sides for u in s.units}
+
+
+def test_one_round_computed_by_hand(skirmish_scenario):
+    # Red rolls 10 vs 12 (margin +2), Blue rolls 12 vs 11 (margin -1): Red wins by 3.
+    # Red (bold, shift -1): row "1..3" moves up to row "0" = 10 %: 100 -> 90, 40 -> 36.
+    # Blue (careful, shift +1): row "-5..-3" moves down to "-2..-1" = 20 %: 120 -> 96.
+    result = run_battle(_scenario(skirmish_scenario), dice=[10, 12])
+    assert _counts(result) == {"Red spears": 90, "Red bows": 36, "Blue blades": 96}
+    assert result.root.winner is None
+    assert [e.key for e in result.trace if e.level == "summary"] == ["skirmish.no_winner"]
+
+
+def test_shift_clamps_at_the_table_end_and_morale_breaks(skirmish_scenario):
+    # Both rounds: Red 3 vs 12 (+9), Blue 18 vs 11 (-7): difference 16.
+    # Blue is bold: row "-6 and below" (40 %) shifted up stays on the first row.
+    # Round 1: Blue 120 -> 72 (48 lost); Red (bold) 5 %: 100 -> 95, 40 -> 38.
+    # Round 2: Blue 72 -> 43 (28.8 rounds up to 29); Red (steady) 0 %.
+    # Blue 43 < 60 (half of 120): morale 3d = 15 vs 11 fails, Blue flees; Red wins.
+    result = run_battle(_scenario(skirmish_scenario, rounds=4, stance="bold"),
+                        dice=[3, 18, 3, 18, 15])
+    assert _counts(result) == {"Red spears": 95, "Red bows": 38, "Blue blades": 43}
+    blue = result.root.sides[1]
+    assert blue.fled is True
+    assert result.root.winner == "Red"
+    assert result.root.over is True
+    checks = [e for e in result.trace if e.step == "check"]
+    assert len(checks) == 1 and checks[0].values["success"] is False
+
+
+def test_same_seed_same_json(skirmish_scenario):
+    path = _scenario(skirmish_scenario, rounds=4)
+    scenario = load_scenario(path)
+    first = run_battle(scenario, seed=11).to_json()
+    second = run_battle(load_scenario(path), seed=11).to_json()
+    assert first == second
+    assert json.loads(first)["trace"]
+
+
+def test_different_seeds_differ(skirmish_scenario):
+    scenario = load_scenario(_scenario(skirmish_scenario, rounds=4))
+    texts = {run_battle(scenario, seed=s).to_json() for s in range(5)}
+    assert len(texts) > 1
+
+
+def test_cli_json_is_byte_identical(skirmish_scenario, capsys):
+    path = str(_scenario(skirmish_scenario, rounds=3))
+    assert main(["battle", path, "--seed", "5", "--json"]) == 0
+    first = capsys.readouterr().out
+    assert main(["battle", path, "--seed", "5", "--json"]) == 0
+    assert capsys.readouterr().out == first
+
+
+def test_report_names_the_winner(skirmish_scenario, capsys):
+    path = str(_scenario(skirmish_scenario, rounds=4, stance="bold"))
+    assert main(["battle", path, "--dice", "3,18,3,18,15", "--lang", "en"]) == 0
+    out = capsys.readouterr().out
+    assert "Red holds the field." in out
+    assert "Blue flees the field." in out
+
+
+def test_scripted_dice_running_out_is_a_clear_error(skirmish_scenario, capsys):
+    path = str(_scenario(skirmish_scenario))
+    assert main(["battle", path, "--dice", "10"]) == 1
+    err = capsys.readouterr().err
+    assert "ran out at roll #2" in err
+    assert "Traceback" not in err
+
+
+def test_missing_decision_without_default_uses_the_declared_default(skirmish_scenario):
+    text = SCENARIO.replace("ROUNDS", "1").replace(
+        "decisions:\n  stance: {Red: [bold, steady], Blue: STANCE}\n", "")
+    result = run_battle(skirmish_scenario(text), dice=[10, 12])
+    decided = [e.values for e in result.trace if e.step == "decide"]
+    assert {d["source"] for d in decided} == {"default"}
+    assert {d["value"] for d in decided} == {"steady"}
+
+
+def test_invalid_decision_is_rejected(skirmish_scenario, capsys):
+    path = str(_scenario(skirmish_scenario, stance="reckless"))
+    assert main(["battle", path, "--dice", "10,12"]) == 1
+    err = capsys.readouterr().err
+    assert "'reckless' is not one of bold, steady, careful" in err
