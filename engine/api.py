@@ -15,7 +15,13 @@ from typing import Any
 
 from stratagem.errors import Location, StratagemError
 from stratagem.interp.context import Decisions, Run
-from stratagem.interp.dicesource import DiceSource, PromptDice, ScriptedDice, SeededDice
+from stratagem.interp.dicesource import (
+    DiceSource,
+    PromptDice,
+    RecordingDice,
+    ScriptedDice,
+    SeededDice,
+)
 from stratagem.interp.trace import Event, plainify
 from stratagem.model import load_ruleset, ruleset_for_document
 from stratagem.model.documents import Scenario, build_army, build_scenario, sides_collection
@@ -83,7 +89,8 @@ class BattleResult:
     seed: int | None = None
     scripted: int | None = None
     name: str = ""
-    extra: dict[str, Any] = field(default_factory=dict)
+    dice_log: list[Any] = field(default_factory=list)
+    decisions: dict[str, Any] = field(default_factory=dict)
 
     def report(self, lang: str = "en", explain: bool = False) -> str:
         from stratagem.report import render_report
@@ -95,6 +102,8 @@ class BattleResult:
             "ruleset": self.ruleset.ref,
             "scenario": self.name,
             "seed": self.seed,
+            "dice": self.dice_log,
+            "decisions": self.decisions,
             "start": self.start.to_plain(),
             "end": self.root.to_plain(),
             "trace": [event.to_plain() for event in self.trace],
@@ -118,7 +127,8 @@ def run_battle(scenario: str | Path | Scenario, *, seed: int | None = None,
                dice: Sequence[Any] | None = None, decisions: Mapping[str, Any] | None = None,
                dice_fallback: bool = False, tracing: bool = True,
                ask_dice: Callable[[str], str] | None = None,
-               ask_decision: Callable[[str, str, Any], Any] | None = None) -> BattleResult:
+               ask_decision: Callable[[str, str, Any], Any] | None = None,
+               lang: str = "en") -> BattleResult:
     """Fight one battle. ``seed`` (else the scenario's, else 0) seeds every random draw;
     ``dice`` scripts the results instead; ``decisions`` add to the scenario's."""
     if not isinstance(scenario, Scenario):
@@ -136,11 +146,25 @@ def run_battle(scenario: str | Path | Scenario, *, seed: int | None = None,
     root = scenario.instantiate()
     start = root.clone() if tracing else root
     source = _dice_source(seed, dice, dice_fallback, ask_dice)
-    run = Run(rs, root, source, Decisions(merged, ask_decision), tracing=tracing)
+    if tracing:
+        source = RecordingDice(source)
+    decided = Decisions(merged, ask_decision)
+    run = Run(rs, root, source, decided, tracing=tracing)
+    run.lang = lang
     rs.call(run, rs.entry["battle"], {})
     scripted = len(dice) if dice is not None else None
     return BattleResult(rs, root, start, run.trace, seed if dice is None else None, scripted,
-                        scenario.name)
+                        scenario.name, getattr(source, "log", []), decided.taken)
+
+
+def replay_inputs(path: str | Path) -> tuple[list[Any], dict[str, Any]]:
+    """The dice and decisions recorded in a `--json` trace, to fight the same battle again."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        return list(data["dice"]), dict(data.get("decisions") or {})
+    except (OSError, ValueError, KeyError, TypeError) as err:
+        raise StratagemError(f"cannot replay {path}: {err}",
+                             hint="give the output of `stratagem battle --json`") from None
 
 
 @dataclass

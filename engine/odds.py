@@ -66,7 +66,7 @@ def render_odds(ruleset: Ruleset, figures: dict[str, Any], lang: str) -> str:
     lines = [t.t("report.ruleset", ruleset=t.title(ruleset.id)),
              t.t("report.battles", n=figures["battles"]), ""]
     for outcome, data in figures["outcomes"].items():
-        lines.append(t.t("report.odds", side=outcome, percent=data["percent"],
+        lines.append(t.t("report.odds", outcome=outcome, percent=data["percent"],
                          n=data["count"]))
     side_kind = next(iter(ruleset.kinds["battle"].children.values()))
     if figures["averages"]:

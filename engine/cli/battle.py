@@ -41,6 +41,8 @@ def register(sub: Any) -> None:
                    help="after the scripted dice run out, roll seeded dice")
     p.add_argument("--decide", action="append", metavar="ID[:WHO]=VALUE",
                    help="a GM decision (repeatable); overrides the scenario's")
+    p.add_argument("--replay", metavar="TRACE.json",
+                   help="fight again with the dice and decisions recorded by --json")
     p.add_argument("--interactive", action="store_true",
                    help="ask at the terminal for every roll and every decision not given")
     p.set_defaults(run=run)
@@ -60,12 +62,17 @@ def _ask_decision(decision: str, who: str, info: dict[str, Any]) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    from stratagem.api import load_scenario, run_battle
+    from stratagem.api import load_scenario, replay_inputs, run_battle
 
     scenario = load_scenario(args.scenario)
     dice = parse_dice_list(args.dice) if args.dice else None
+    decisions = parse_decisions(args.decide)
+    if args.replay:
+        dice, recorded = replay_inputs(args.replay)
+        decisions = {**recorded, **decisions}
+    lang = args.lang or default_lang()
     result = run_battle(
-        scenario, seed=args.seed, dice=dice, decisions=parse_decisions(args.decide),
+        scenario, seed=args.seed, dice=dice, decisions=decisions, lang=lang,
         dice_fallback=args.dice_fallback,
         ask_dice=ask if args.interactive else None,
         ask_decision=_ask_decision if args.interactive else None,
@@ -73,5 +80,5 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         write_out(result.to_json())
     else:
-        write_out(result.report(lang=args.lang or default_lang(), explain=args.explain))
+        write_out(result.report(lang=lang, explain=args.explain))
     return 0

@@ -164,6 +164,14 @@ def run_show(args: argparse.Namespace) -> int:
     if not catalog.keys() and args.lang != "en":
         print(f"stratagem: {catalog.text('error.language_missing', lang=args.lang)}",
               file=sys.stderr)
-    params = dict(_parse_param(p) for p in args.param)
+    params: dict[str, Any] = {}
+    for name, value in (_parse_param(p) for p in args.param):
+        *parents, last = name.split(".")
+        target = params
+        for part in parents:  # --param check.roll=9 gives {"check": {"roll": 9}}
+            target = target.setdefault(part, {})
+            if not isinstance(target, dict):
+                raise StratagemError(f"--param {name}: {part!r} is already a value")
+        target[last] = value
     print(catalog.text(args.key, **params))
     return 0 if catalog.message(args.key) is not None else 1

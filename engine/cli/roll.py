@@ -138,8 +138,6 @@ def dist_text(text: str, dist: Distribution) -> str:
     for row in rows:
         lines.append("  ".join(cell.rjust(width) for cell, width in zip(row, widths)))
     lines.append(
-        f"min {dist.min}{pct}  max {dist.max}{pct}  mean {_fraction(dist.mean)} "
-        f"= {float(dist.mean):.4f}{pct}"
+        f"min {dist.min}{pct}  max {dist.max}{pct}  mean {dist.mean} = {float(dist.mean):.4f}{pct}"
     )
     return "\n".join(lines)
-

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Union
+from typing import TypeAlias
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +98,7 @@ class Die:
     percentile: bool = False
 
 
-Node = Union[Const, Name, Neg, Sum, Product, CeilDiv, Call, Die]
+Node: TypeAlias = Const | Name | Neg | Sum | Product | CeilDiv | Call | Die
 
 
 def children(node: Node) -> tuple[Node, ...]:

@@ -14,8 +14,19 @@ from functools import cache
 
 from lark import Lark, Token, Transformer_NonRecursive, v_args
 from lark.exceptions import UnexpectedInput, VisitError
-
-from stratagem.dice.ast import Call, CeilDiv, Const, Die, Keep, Name, Neg, Node, Product, Sum, has_dice
+from stratagem.dice.ast import (
+    Call,
+    CeilDiv,
+    Const,
+    Die,
+    Keep,
+    Name,
+    Neg,
+    Node,
+    Product,
+    Sum,
+    has_dice,
+)
 from stratagem.dice.config import DiceDialect
 from stratagem.dice.errors import DiceError, DiceSyntaxError
 from stratagem.dice.messages import translate
@@ -188,11 +199,11 @@ class _ToAst(Transformer_NonRecursive):
             sides = Const(default)
         if percentile and count is not None and default is not None:
             raise self._error(
-                f"'{self.text[pos:token.end_pos]}' is ambiguous in a ruleset where "
+                f"'{self.text[pos : token.end_pos]}' is ambiguous in a ruleset where "
                 f"'d' alone means d{default}",
                 token.start_pos,
-                hint=f"write {self.text[pos:token.start_pos].strip()}d100 for percentile dice, "
-                f"or ({self.text[pos:token.start_pos].strip()}d)% for a roll read as a percentage",
+                hint=f"write {self.text[pos : token.start_pos].strip()}d100 for percentile dice, "
+                f"or ({self.text[pos : token.start_pos].strip()}d)% for a roll read as a percentage",
             )
         self._fixed(count, pos, "the number of dice")
         self._fixed(sides, token.end_pos, "the number of sides")

@@ -59,6 +59,11 @@ class Distribution:
             weights = [w // divisor for w in weights]
         return cls(low, tuple(weights), is_percent, repetitions, single)
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # Leave the cached fractions (a read-only mapping) out of the pickle.
+        fields = (self.low, self.weights, self.is_percent, self.repetitions, self.single)
+        return Distribution, fields
+
     @cached_property
     def total_weight(self) -> int:
         """The common denominator of every probability."""

@@ -33,6 +33,13 @@ def caret_context(text: str, pos: int) -> str:
     return f"{line}\n{caret}"
 
 
+def short(number: int) -> str:
+    """``number`` for a message; a huge one as "a 900-digit number"."""
+    text = str(number)
+    digits = len(text.lstrip("-"))
+    return text if digits <= 15 else f"{'-' if number < 0 else ''}a {digits}-digit number"
+
+
 class DiceError(StratagemError):
     """Root of every error raised for a dice expression.
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Protocol
 from stratagem.dice.ast import Node, free_names
 from stratagem.dice.config import DiceDialect, DiceLimits
 from stratagem.dice.distribution import Distribution, compute
-from stratagem.dice.errors import DiceLimitError, DiceValueError
+from stratagem.dice.errors import DiceLimitError, DiceValueError, short
 from stratagem.dice.resolve import Env, Resolver, RNode, bind, bounds
 from stratagem.dice.roller import Group, Runner, compile_roller
 from stratagem.dice.weights import power
@@ -60,13 +60,13 @@ def make_plan(expr: DiceExpr, env: Env, limits: DiceLimits) -> Plan:
             repeat = resolver.number(expr.repeat)
             if repeat < 1:
                 raise DiceValueError(
-                    f"the number of repetitions must be at least 1, not {repeat}",
+                    f"the number of repetitions must be at least 1, not {short(repeat)}",
                     text=expr.text,
                     pos=0,
                 )
             if repeat > limits.max_repeat:
                 raise DiceLimitError(
-                    f"{repeat} repetitions is more than the limit of {limits.max_repeat}",
+                    f"{short(repeat)} repetitions is more than the limit of {limits.max_repeat}",
                     text=expr.text,
                     pos=0,
                 )
@@ -127,7 +127,21 @@ class DiceExpr:
     def __str__(self) -> str:
         return self.text
 
-    def plan(self, names: Mapping[str, object] = NO_NAMES, limits: DiceLimits | None = None) -> Plan:
+    def __reduce__(self) -> tuple[object, ...]:
+        # The compiled roller is made of closures: pickle the text and parse again.
+        from stratagem.dice.parser import parse_dice
+
+        return parse_dice, (self.text, self.dialect, self.limits)
+
+    def __copy__(self) -> DiceExpr:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> DiceExpr:
+        return self
+
+    def plan(
+        self, names: Mapping[str, object] = NO_NAMES, limits: DiceLimits | None = None
+    ) -> Plan:
         """The resolved, checked form of this expression for ``names`` (cached)."""
         if limits is None or limits == self.limits:
             if self._plan is not None:

@@ -13,7 +13,6 @@ import re
 import unicodedata
 
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
-
 from stratagem.dice.errors import DiceSyntaxError
 
 #: Terminals of grammar/dice.lark in plain words.
@@ -50,7 +49,7 @@ def expected_words(expected: set[str]) -> str:
 def translate(text: str, err: UnexpectedInput) -> DiceSyntaxError:
     """A :class:`DiceSyntaxError` with a caret for one of Lark's parse errors."""
     if isinstance(err, UnexpectedCharacters):
-        return _bad_character(text, err.pos_in_stream)
+        return _bad_character(text, err.pos_in_stream or 0)
     if isinstance(err, UnexpectedToken):
         return _bad_token(text, err)
     return DiceSyntaxError("this is not a dice expression", text=text, pos=0)  # pragma: no cover
@@ -157,11 +156,11 @@ def _missing_operator(
         number = re.search(r"[0-9]+$", before)
         num = number.group(0) if number else prev
         if value[:1] in "dD":
-            return (
-                f"after a number, '{value}' is read as a name, not a die",
+            hint = (
                 f"a die is 'd' followed by its number of sides (e.g. {num}d6); "
-                f"to multiply write {num}*{value}",
+                f"to multiply write {num}*{value}"
             )
+            return f"after a number, '{value}' is read as a name, not a die", hint
         return (
             f"a number cannot be followed directly by the name '{value}'",
             f"write {num}*{value} to multiply, or ({value})d6 to roll {value} dice",

@@ -20,7 +20,9 @@ def show_group(group: Group) -> str:
     _sides, values, chains, kept = group
     shown = []
     for index, value in enumerate(values):
-        text = "!".join(map(str, chains[index])) if chains and len(chains[index]) > 1 else str(value)
+        text = (
+            "!".join(map(str, chains[index])) if chains and len(chains[index]) > 1 else str(value)
+        )
         if kept is not None and not kept[index]:
             text = "~" + text
         shown.append(text)

@@ -19,7 +19,7 @@ import operator
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Union
+from typing import TypeAlias
 
 from stratagem.dice.ast import (
     Call,
@@ -35,7 +35,7 @@ from stratagem.dice.ast import (
     walk,
 )
 from stratagem.dice.config import DiceLimits
-from stratagem.dice.errors import DiceLimitError, DiceValueError
+from stratagem.dice.errors import DiceLimitError, DiceValueError, short
 
 Env = tuple[tuple[str, int], ...]
 
@@ -57,7 +57,7 @@ class RDie:
     pos: int
 
 
-RNode = Union[Const, RDie, Neg, Sum, Product, CeilDiv, Call]
+RNode: TypeAlias = Const | RDie | Neg | Sum | Product | CeilDiv | Call
 
 
 def bind(text: str, body: Node, needed: frozenset[str], names: Mapping[str, object]) -> Env:
@@ -111,12 +111,14 @@ class Resolver:
         #: Dice thrown by one evaluation of the resolved tree, not counting explosions.
         self.dice = 0
 
-    def _value_error(self, message: str, pos: int | None, node: Node | None = None) -> DiceValueError:
+    def _value_error(
+        self, message: str, pos: int | None, node: Node | None = None
+    ) -> DiceValueError:
         hint = None
         if node is not None:
             used = sorted(free_names(node))
             if used:
-                hint = "with " + ", ".join(f"{n}={self.env[n]}" for n in used)
+                hint = "with " + ", ".join(f"{n}={short(self.env[n])}" for n in used)
         return DiceValueError(message, hint=hint, text=self.text, pos=pos)
 
     def number(self, node: Node) -> int:
@@ -188,23 +190,23 @@ class Resolver:
         sides = self.number(node.sides)
         if sides < 1:
             raise self._value_error(
-                f"a die needs at least 1 side, not {sides}", node.pos, node.sides
+                f"a die needs at least 1 side, not {short(sides)}", node.pos, node.sides
             )
         if sides > limits.max_sides:
             raise DiceLimitError(
-                f"a d{sides} has more sides than the limit of {limits.max_sides}",
+                f"a d{short(sides)} has more sides than the limit of {limits.max_sides}",
                 hint="raise DiceLimits.max_sides if the ruleset really needs it",
                 text=self.text,
                 pos=node.pos,
             )
         if count < 0:
             raise self._value_error(
-                f"cannot roll a negative number of dice ({count})", node.pos, node.count
+                f"cannot roll a negative number of dice ({short(count)})", node.pos, node.count
             )
         self.dice += count
         if count > limits.max_dice or self.dice > limits.max_dice:
             raise DiceLimitError(
-                f"{max(count, self.dice)} dice is more than the limit of "
+                f"{short(max(count, self.dice))} dice is more than the limit of "
                 f"{limits.max_dice} dice per roll",
                 text=self.text,
                 pos=node.pos,
@@ -228,14 +230,14 @@ class Resolver:
         if kind in ("kh", "kl"):
             if not 1 <= number <= count:
                 raise self._value_error(
-                    f"cannot keep {number} of {count} dice (keep 1 to {count})",
+                    f"cannot keep {short(number)} of {count} dice (keep 1 to {count})",
                     node.keep.pos,
                     node.keep.count,
                 )
             return number, kind == "kh"
         if not 0 <= number < count:
             raise self._value_error(
-                f"cannot drop {number} of {count} dice (drop 0 to {count - 1})",
+                f"cannot drop {short(number)} of {count} dice (drop 0 to {count - 1})",
                 node.keep.pos,
                 node.keep.count,
             )

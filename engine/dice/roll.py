@@ -14,13 +14,14 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, NamedTuple
 
-from stratagem.dice.errors import DiceLimitError, DiceValueError
+from stratagem.dice.errors import DiceLimitError, DiceValueError, short
 from stratagem.dice.expr import NO_NAMES
 from stratagem.dice.render import render
 from stratagem.dice.resolve import Env
 from stratagem.dice.roller import Group
 
 if TYPE_CHECKING:
+    from stratagem.dice.distribution import Distribution
     from stratagem.dice.expr import DiceExpr
 
 
@@ -112,7 +113,8 @@ class RollResult:
         parts = []
         for value, groups in zip(self.values, self.groups):
             shown = render(self.expr.body, env, iter(groups))
-            parts.append(f"{value}{pct}" if shown == str(value) else f"{shown} = {value}{pct}")
+            plain = shown in (str(value), self.text.replace(" ", "").rstrip("%"))
+            parts.append(f"{value}{pct}" if plain else f"{shown} = {value}{pct}")
         if len(parts) == 1:
             return f"{self.text} = {parts[0]}"
         return f"{self.text} = {'; '.join(parts)}; total {self.total}{pct}"
@@ -179,20 +181,23 @@ class RollResult:
                 f"{expr.text} gives {plan.repeat} result{'s' if plan.repeat > 1 else ''}, "
                 f"but {len(stated)} were stated"
             )
-        single = None
+        single: Distribution | None = None
+        checked = False
         for value in stated:
             if isinstance(value, bool) or not isinstance(value, int):
                 raise DiceValueError(f"a stated result must be a whole number, not {value!r}")
             if not plan.low <= value <= plan.high:
                 raise DiceValueError(
-                    f"{expr.text} cannot roll {value} (range {plan.low}..{plan.high})"
+                    f"{expr.text} cannot roll {short(value)} "
+                    f"(range {short(plan.low)}..{short(plan.high)})"
                 )
-            if single is None:
+            if not checked:
+                checked = True
                 try:
                     single = expr.distribution(names).per_repetition
                 except DiceLimitError:
-                    single = False  # too large to check holes; the range check stands
-            if single and not single.probability(value):
+                    single = None  # too large to look for holes; the range check stands
+            if single is not None and not single.probability(value):
                 raise DiceValueError(
                     f"{expr.text} cannot roll {value}",
                     hint=f"it rolls {_sample(single)} within {plan.low}..{plan.high}",
@@ -200,8 +205,8 @@ class RollResult:
         return cls(expr, sum(stated), tuple(stated), (), plan.env, "stated")
 
 
-def _sample(dist: object) -> str:
-    outcomes = list(dist.outcomes())  # type: ignore[attr-defined]
+def _sample(dist: Distribution) -> str:
+    outcomes = list(dist.outcomes())
     shown = ", ".join(map(str, outcomes[:8]))
     return shown + (", ..." if len(outcomes) > 8 else "")
 

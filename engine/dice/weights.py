@@ -21,7 +21,7 @@ from collections.abc import Callable
 from math import comb
 
 from stratagem.dice.config import DiceLimits
-from stratagem.dice.errors import DiceLimitError
+from stratagem.dice.errors import DiceLimitError, short
 
 Weights = tuple[int, list[int]]
 
@@ -61,14 +61,14 @@ def check_size(outcomes: int, weight_bits: int, limits: DiceLimits) -> None:
     """Refuse to build a table over the limits (before building it)."""
     if outcomes > limits.max_outcomes:
         raise DiceLimitError(
-            f"the exact distribution would have {outcomes} outcomes, more than the limit of "
+            f"the exact distribution would have {short(outcomes)} outcomes, more than the limit of "
             f"{limits.max_outcomes}",
             hint="roll it instead, or raise DiceLimits.max_outcomes",
         )
     if outcomes * weight_bits > limits.max_distribution_bits:
         raise DiceLimitError(
-            f"the exact distribution is too large to compute ({outcomes} outcomes with "
-            f"{weight_bits}-bit exact weights; limit {limits.max_distribution_bits} bits)",
+            f"the exact distribution is too large to compute ({short(outcomes)} outcomes with "
+            f"{short(weight_bits)}-bit exact weights; limit {limits.max_distribution_bits} bits)",
             hint="roll it instead, or raise DiceLimits.max_distribution_bits",
         )
 
@@ -77,7 +77,7 @@ def check_work(steps: int, limits: DiceLimits) -> None:
     """Refuse a computation of more than ``max_distribution_work`` elementary steps."""
     if steps > limits.max_distribution_work:
         raise DiceLimitError(
-            f"the exact distribution needs about {steps} steps, more than the limit of "
+            f"the exact distribution needs about {short(steps)} steps, more than the limit of "
             f"{limits.max_distribution_work}",
             hint="roll it instead, or raise DiceLimits.max_distribution_work",
         )
@@ -196,6 +196,8 @@ def keep(die: Weights, n: int, k: int, highest: bool, limits: DiceLimits) -> Wei
     """
     if k == n:
         return power(die, n, limits)
+    if k == 1:
+        return _best_of(die, n, highest)
     low, weights = die
     outcomes = [(low + i, w) for i, w in enumerate(weights) if w]
     if highest:
@@ -224,3 +226,17 @@ def keep(die: Weights, n: int, k: int, highest: bool, limits: DiceLimits) -> Wei
         if not states:
             break
     return from_mapping(result, limits)
+
+
+def _best_of(die: Weights, n: int, highest: bool) -> Weights:
+    """The highest (or lowest) of ``n`` copies: P(max <= v) is P(one <= v) ** n."""
+    low, weights = die
+    if not highest:
+        low, weights = negate((low, weights))
+    out, below, previous = [], 0, 0
+    for weight in weights:
+        below += weight
+        current = below**n
+        out.append(current - previous)
+        previous = current
+    return (low, out) if highest else negate((low, out))

@@ -231,17 +231,20 @@ class _NameCollector(ast.NodeVisitor):
             self.visit(kw.value)
 
     def _comprehension(self, node: Any) -> None:
+        # The first iterable is read in the enclosing scope; later iterables, the
+        # conditions and the element see every target bound so far.
         bound: set[str] = set()
-        for gen in node.generators:
-            self.visit(gen.iter)
+        for i, gen in enumerate(node.generators):
+            if i == 0:
+                self.visit(gen.iter)
+                self._bound.append(bound)
+            else:
+                self.visit(gen.iter)
             for target in ast.walk(gen.target):
                 if isinstance(target, ast.Name):
                     bound.add(target.id)
-            self._bound.append(bound)
             for cond in gen.ifs:
                 self.visit(cond)
-            self._bound.pop()
-        self._bound.append(bound)
         for part in ("elt", "key", "value"):
             if hasattr(node, part):
                 self.visit(getattr(node, part))
@@ -279,6 +282,8 @@ class Expr:
     location: Location | None = field(default=None, compare=False)
     constant: Any = field(default=None, compare=False)
     is_constant: bool = field(default=False, compare=False)
+    #: For a bare name or a chain like ``side.units``: the names, read without simpleeval.
+    path: tuple[str, ...] | None = field(default=None, compare=False)
 
     def __str__(self) -> str:
         return self.text
@@ -306,9 +311,20 @@ def compile_expr(text: Any, location: Location | None = None) -> Expr:
             location=location, hint="split it into several `set` values or a formula",
         )
     try:
-        tree = ast.parse(source, mode="eval")
+        # Parenthesised, so an expression may run over several lines of a YAML block.
+        tree = ast.parse(f"({source}\n)", mode="eval")
     except SyntaxError as err:
-        col = (err.offset or 1)
+        line_no = (err.lineno or 1)
+        col = (err.offset or 2) - (1 if line_no == 1 else 0)
+        if line_no > 1:
+            lines = source.splitlines()
+            source_line = lines[line_no - 1] if line_no - 1 < len(lines) else source
+            caret = f"  {source_line}\n  {' ' * max(col - 1, 0)}^"
+            raise ExpressionError(
+                f"cannot read expression (line {line_no} of it): {err.msg}",
+                location=location, context=caret,
+                hint="expressions use Python-like syntax: `a + b`, `x if c else y`, `f(x)`",
+            ) from None
         caret = f"  {source}\n  {' ' * (col - 1)}^"
         where = location
         if location is not None and location.line is not None and "\n" not in source:
@@ -336,7 +352,19 @@ def compile_expr(text: Any, location: Location | None = None) -> Expr:
     if isinstance(body, ast.Constant):
         return Expr(source, body, frozenset(), frozenset(), location, body.value, True)
     names = frozenset(collector.names)
-    return Expr(source, body, names, frozenset(collector.calls), location)
+    return Expr(source, body, names, frozenset(collector.calls), location, path=_path(body))
+
+
+def _path(node: ast.AST) -> tuple[str, ...] | None:
+    """``a`` → ('a',); ``a.b.c`` → ('a', 'b', 'c'); anything else → None."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return tuple(reversed(parts))
 
 
 class Evaluator:
@@ -361,6 +389,17 @@ class Evaluator:
     def eval(self, expr: Expr, scope: Mapping[str, Any]) -> Any:
         if expr.is_constant:
             return expr.constant
+        path = expr.path
+        if path is not None:
+            try:
+                value = scope[path[0]]
+                for attr in path[1:]:
+                    value = getattr(value, attr)
+            except (KeyError, AttributeError):
+                pass  # let simpleeval explain the mistake
+            else:
+                if not callable(value):
+                    return value
         depth = self._depth
         if depth >= 200:
             raise ExpressionError(

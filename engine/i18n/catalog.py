@@ -41,10 +41,10 @@ ENGINE_LOCALES = Path(__file__).resolve().parent.parent / "locales"
 
 _LANGUAGE_CODE = re.compile(r"[a-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*")
 _KEY = re.compile(r"[\w-]+(?:\.[\w-]+)*")
-_TOP_KEYS = ("kind", "language", "name", "plural", "decimal", "group", "fraction_digits",
-             "messages")
-_HINT_KEYS = "a locale file has kind, language, name, plural, decimal, group, fraction_digits, " \
-    "messages; see docs/translating.md"
+_TOP_KEYS = ("kind", "language", "name", "ruleset", "description", "plural", "decimal", "group",
+             "fraction_digits", "messages")
+_HINT_KEYS = "a locale file has kind, language, name, ruleset, description, plural, decimal, " \
+    "group, fraction_digits, messages; see docs/translating.md"
 
 
 @dataclass
@@ -75,7 +75,7 @@ def _where(doc: object, key: str, source: str) -> Location:
     if callable(where):
         try:
             location = where(key)
-        except (KeyError, LookupError):
+        except LookupError:
             location = None
         if isinstance(location, Location):
             return location
@@ -158,6 +158,9 @@ def parse_locale(doc: Mapping[str, Any], source: str, expected: str | None = Non
         else:
             fail("name must be text: the language's own name, e.g. Русский",
                  _where(doc, "name", source))
+    for key in ("ruleset", "description"):
+        if doc.get(key) is not None and not isinstance(doc[key], str):
+            fail(f"{key} must be text", _where(doc, key, source))
     if "plural" in doc:
         where = _where(doc, "plural", source)
         try:

@@ -199,11 +199,11 @@ def check_locales(
         base[lang] = _read_all(inherited.get(lang, []), lang, [])
     reference = FALLBACK_LANGUAGE if FALLBACK_LANGUAGE in own else next(iter(own), None)
     ref_texts = _texts(base.get(reference, []) + own.get(reference, [])) if reference else {}
-    for lang in own:
-        texts = _texts(own[lang])
+    for lang, files in own.items():
+        texts = _texts(files)
         inherited_texts = _texts(base[lang])
-        rule = _rule(base[lang] + own[lang])
-        lang_report = LanguageReport(lang, files=[f.path for f in own[lang]], texts=len(texts))
+        rule = _rule(base[lang] + files)
+        lang_report = LanguageReport(lang, files=[f.path for f in files], texts=len(texts))
         lang_report.missing = sorted(used_keys - set(texts) - set(inherited_texts))
         lang_report.unused = sorted(set(texts) - used_keys - set(inherited_texts))
         for key in sorted(texts):

@@ -37,7 +37,9 @@ ENGINE_MESSAGES: dict[str, tuple[str, ...]] = {
     "report.summary": (),
     "report.explain_header": (),
     "report.no_events": (),
-    "report.odds": ("side", "percent", "n"),
+    "report.odds": ("outcome", "percent", "n"),
+    "report.battles": ("n",),
+    "report.averages": (),
     # the trace, as --explain shows it
     "roll.trace": ("expr", "rolls", "total"),
     "roll.trace_for": ("who", "expr", "rolls", "total"),

@@ -26,7 +26,7 @@ class NumberFormat:
     group: str = ""
     fraction_digits: int = 2
 
-    def plain(self, value: int | float | Fraction | Decimal) -> str:
+    def plain(self, value: float | Fraction | Decimal) -> str:
         """The number rounded as shown, in ASCII (``-` sign, ``.`` point, no grouping)."""
         if isinstance(value, int):
             return str(value)
@@ -63,7 +63,7 @@ class NumberFormat:
             whole = self.group.join(parts)
         return sign + whole + (self.decimal + frac if dot else "")
 
-    def format(self, value: int | float | Fraction | Decimal) -> str:
+    def format(self, value: float | Fraction | Decimal) -> str:
         """The number as this language writes it."""
         return self.localize(self.plain(value))
 

@@ -100,7 +100,7 @@ _MISSING = object()
 class Message:
     """One parsed message: :func:`parse_message` builds it, :meth:`format` fills it in."""
 
-    __slots__ = ("source", "parts", "arguments", "plurals", "_text")
+    __slots__ = ("_text", "arguments", "parts", "plurals", "source")
 
     def __init__(self, source: str, parts: tuple[Part, ...]) -> None:
         self.source = source
@@ -391,7 +391,7 @@ def _plain_display(value: object, language: Language) -> str:
 class _Context:
     """What one formatting call needs besides the parameters."""
 
-    __slots__ = ("language", "display")
+    __slots__ = ("display", "language")
 
     def __init__(self, language: Language, display: Callable[[object, Language], str]) -> None:
         self.language = language

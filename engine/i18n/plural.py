@@ -45,7 +45,7 @@ MAX_RULE_LENGTH = 2000
 
 #: Numbers a rule is tried on when it loads: every category it can produce shows up here.
 SAMPLE_NUMBERS: tuple[int | Fraction, ...] = (
-    *range(0, 201),
+    *range(201),
     *(Fraction(k, 10) for k in (1, 5, 15, 25, 105, 215)),
     Fraction(125, 100),
     Fraction(1001, 100),
@@ -73,7 +73,7 @@ def operands(shown: str) -> tuple[int | float, int, int, int]:
 class PluralRule:
     """A compiled ``plural:`` expression: ``rule.category("21")`` → ``'one'``."""
 
-    __slots__ = ("source", "location", "_node", "_eval", "_cache", "categories")
+    __slots__ = ("_cache", "_eval", "_node", "categories", "location", "source")
 
     def __init__(self, source: str = DEFAULT_RULE, location: Location | None = None) -> None:
         """Compile ``source`` and try it on :data:`SAMPLE_NUMBERS`.

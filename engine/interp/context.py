@@ -36,6 +36,11 @@ class Decisions:
         self.given = dict(given or {})
         self.ask = ask
         self._used: dict[tuple[str, str], int] = {}
+        #: Every decision taken, as {id: {who: [values...]}}: replaying it gives the same battle.
+        self.taken: dict[str, dict[str, list[Any]]] = {}
+
+    def record(self, decision: str, who: str, value: Any) -> None:
+        self.taken.setdefault(decision, {}).setdefault(who or "*", []).append(value)
 
     def find(self, decision: str, who: str) -> tuple[bool, Any]:
         if decision not in self.given:
@@ -85,6 +90,8 @@ class Run:
         self.depth = 0
         self.procedure = ""
         self.evaluator = ruleset.evaluator
+        #: The language of messages raised while running (the report picks its own).
+        self.lang = "en"
 
     # -- helpers used by steps ----------------------------------------------------------
     def eval(self, expr: Any, scope: Mapping[str, Any]) -> Any:

@@ -44,6 +44,20 @@ class DiceSource:
         raise NotImplementedError
 
 
+class RecordingDice(DiceSource):
+    """Wraps a source and keeps every result, so a battle can be replayed exactly."""
+
+    def __init__(self, inner: DiceSource) -> None:
+        self.inner = inner
+        self.log: list[Any] = []
+
+    def roll(self, expr: DiceExpr, names: Mapping[str, int], label: str) -> RollResult:
+        result = self.inner.roll(expr, names, label)
+        self.log.append(result.total if len(result.values) == 1
+                        else {"values": list(result.values)})
+        return result
+
+
 class SeededDice(DiceSource):
     def __init__(self, seed: int | None = None, rng: random.Random | None = None) -> None:
         self.rng = rng or random.Random(seed)

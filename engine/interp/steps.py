@@ -38,9 +38,14 @@ class Step:
         if self.level not in ("summary", "detail"):
             c.error(f"level must be 'summary' or 'detail', not '{self.level}'",
                     c.where(node, "level"))
-        self.params: dict[str, Expr] = c.expr_map(node, "with") if "with" in node else {}
+        self.params: dict[str, Expr] = {}
         if self.event:
             c.message_keys.add(str(self.event))
+
+    def finish(self, c: Compiler, node: Mapping[str, Any]) -> None:
+        """Compile `with:` last, so it may use the names the step itself binds."""
+        if "with" in node:
+            self.params = c.expr_map(node, "with")
 
     def run(self, run: Run, scope: dict[str, Any]) -> None:
         raise NotImplementedError
@@ -527,6 +532,7 @@ class DecideStep(Step):
                 )
             value, source = run.eval(self.default, scope), "default"
         value = self.validate(value, run, scope, who)
+        run.decisions.record(self.id, who, value)
         scope[self.target] = value
         values = {"decision": self.id, "value": value, "source": source}
         if who:
@@ -667,9 +673,11 @@ class CallStep(Step):
     def __init__(self, c: Compiler, node: Mapping[str, Any]) -> None:
         super().__init__(c, node)
         self.procedure = c.procedure_ref(node, "call")
-        self.args = self.params
-        self.params = {}
+        self.args = c.expr_map(node, "with") if "with" in node else {}
         self.target = c.bind(node, "as")
+
+    def finish(self, c: Compiler, node: Mapping[str, Any]) -> None:
+        """For `call`, `with:` holds the arguments (compiled before `as:` binds)."""
 
     def run(self, run: Run, scope: dict[str, Any]) -> None:
         args = {name: run.eval(expr, scope) for name, expr in self.args.items()}
@@ -715,7 +723,7 @@ class RequireStep(Step):
         if run.eval(self.cond, scope):
             return
         params = {name: run.eval(expr, scope) for name, expr in self.params.items()}
-        text = run.ruleset.translate(self.message, params) if self.message else None
+        text = run.ruleset.translate(self.message, params, run.lang) if self.message else None
         raise StratagemError(text or f"the scenario breaks a rule of this ruleset: "
                                      f"{self.cond.text}", location=self.location,
                              hint="change the scenario so that the rule holds")

@@ -24,3 +24,7 @@ class LoadLimits:
     max_alias_nodes: int = 10_000
     max_depth: int = 100
     max_files: int = 100
+
+
+#: The bounds used when a caller names none.
+DEFAULT_LIMITS = LoadLimits()

@@ -86,12 +86,12 @@ def _path_of(value: Any, default: str) -> str:
 def _value_pos(container: Any, key: str) -> Pos:
     """Where the value under ``key`` was written, looking through a ``$replace`` marker."""
     value = container[key]
+    if isinstance(value, PosDict) and _is_replace(value):
+        inner = value[REPLACE]
+        if isinstance(inner, (PosDict, PosList)):
+            return inner.pos
+        return value.value_pos.get(REPLACE, value.pos)
     if isinstance(value, (PosDict, PosList)):
-        if _is_replace(value):
-            inner = value[REPLACE]
-            if isinstance(inner, (PosDict, PosList)):
-                return inner.pos
-            return value.value_pos.get(REPLACE, value.pos)
         return value.pos
     positions = getattr(container, "value_pos", {})
     return positions.get(key, _pos(container))
@@ -99,9 +99,11 @@ def _value_pos(container: Any, key: str) -> Pos:
 
 def _item_pos(container: Any, index: int) -> Pos:
     value = container[index]
+    if isinstance(value, PosDict) and _is_replace(value):
+        inner = value[REPLACE]
+        if isinstance(inner, (PosDict, PosList)):
+            return inner.pos
     if isinstance(value, (PosDict, PosList)):
-        if _is_replace(value) and isinstance(value[REPLACE], (PosDict, PosList)):
-            return value[REPLACE].pos
         return value.pos
     positions = getattr(container, "item_pos", [])
     return positions[index] if index < len(positions) else _pos(container)
@@ -120,6 +122,8 @@ class _Merger:
         self.errors: list[StratagemError] = []
 
     def finish(self) -> None:
+        self.errors.sort(key=lambda e: (e.location.file or "", e.location.line or 0,
+                                        e.location.column or 0) if e.location else ("", 0, 0))
         if len(self.errors) == 1:
             raise self.errors[0]
         if self.errors:
@@ -163,7 +167,7 @@ class _Merger:
             return self.merge_lists(base, overlay, path)
         return self.copy(overlay, path)
 
-    def merge_maps(self, base: dict, overlay: dict, path: str) -> PosDict:  # type: ignore[type-arg]
+    def merge_maps(self, base: dict[str, Any], overlay: dict[str, Any], path: str) -> PosDict:
         file, line, col = _pos(base)
         result = PosDict(file=file, line=line, col=col, path=path)
         for key, value in base.items():
@@ -205,7 +209,7 @@ class _Merger:
                        _value_pos(overlay, key))
         return result
 
-    def merge_lists(self, base: list, overlay: list, path: str) -> PosList:  # type: ignore[type-arg]
+    def merge_lists(self, base: list[Any], overlay: list[Any], path: str) -> PosList:
         items: list[tuple[Any, Any, Pos]] = [
             (identity(item), item, _item_pos(base, i)) for i, item in enumerate(base)
         ]
@@ -217,8 +221,9 @@ class _Merger:
                 if not self.check_remove(change):
                     continue
                 if found is None:
+                    name, value = ident if ident is not None else ("identity", None)
                     self.error(
-                        f"nothing to remove: no item with {ident[0]} {_show(ident[1])} "  # type: ignore[index]
+                        f"nothing to remove: no item with {name} {_show(value)} "
                         "in what this file extends",
                         where,
                         hint="check the spelling of the identity, or drop the item",
@@ -294,7 +299,7 @@ class _Merged:
         self.overlay = overlay
 
 
-def _by_identity(base: list, overlay: list) -> bool:  # type: ignore[type-arg]
+def _by_identity(base: list[Any], overlay: list[Any]) -> bool:
     """True when both lists are made of identified items (so they merge item by item)."""
     return bool(overlay) and all(identity(i) is not None for i in overlay) and all(
         identity(i) is not None for i in base

@@ -13,10 +13,10 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from stratagem.errors import LimitError, Location, StratagemError, ValidationFailed
-from stratagem.loader.limits import LoadLimits
+from stratagem.loader.limits import DEFAULT_LIMITS, LoadLimits
 from stratagem.loader.merge import merge, resolve_markers
 from stratagem.loader.yamlio import PosDict, PosList, load_yaml
 
@@ -129,7 +129,8 @@ def list_rulesets(lang: str = "en") -> list[RulesetInfo]:
 
 
 def _title(folder: Path, lang: str) -> str | None:
-    """``ruleset.title`` from the ruleset's locale in ``lang``, else English, else Russian."""
+    """``ruleset.title`` from the ruleset's locale in ``lang``, else English, else Russian,
+    else the ruleset file's own ``title:``."""
     for language in dict.fromkeys((lang, "en", "ru")):
         path = folder / "locales" / f"{language}.yaml"
         if not path.is_file():
@@ -146,10 +147,15 @@ def _title(folder: Path, lang: str) -> str | None:
             title = messages["ruleset"].get("title")
         if isinstance(title, str):
             return title
-    return None
+    try:
+        data = load_yaml(folder / "ruleset.yaml")
+    except StratagemError:
+        return None
+    title = data.get("title") if isinstance(data, dict) else None
+    return title if isinstance(title, str) else None
 
 
-def load_document(path: Path | str, limits: LoadLimits = LoadLimits()) -> PosDict:
+def load_document(path: Path | str, limits: LoadLimits = DEFAULT_LIMITS) -> PosDict:
     """Load a file with its ``include:`` files and ``extends:`` chain, merged.
 
     The file's own keys come first, then each included file is merged over them in
@@ -189,7 +195,7 @@ class _DocumentLoader:
         own = self.with_includes(raw, path, chain + (key,))
         ref = raw.get("extends")
         if ref is None:
-            return resolve_markers(own)  # type: ignore[no-any-return]
+            return cast(PosDict, resolve_markers(own))
         if not isinstance(ref, str):
             raise StratagemError(
                 "'extends' must name a ruleset, a setting or a file",
@@ -202,7 +208,7 @@ class _DocumentLoader:
             raise err.with_location(raw.where("extends")) from None
         self.check_cycle(base_path, chain + (key,), raw.where("extends"))
         base = self.document(_tidy(base_path), chain + (key,))
-        return merge(base, own)  # type: ignore[no-any-return]
+        return cast(PosDict, merge(base, own))
 
     def with_includes(self, raw: PosDict, path: Path, chain: tuple[Path, ...]) -> PosDict:
         own = PosDict(file=raw.file, line=raw.line, col=raw.col, path=raw.path)

@@ -19,11 +19,12 @@ from __future__ import annotations
 import math
 import re
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from stratagem.errors import LimitError, Location, StratagemError, ValidationFailed
-from stratagem.loader.limits import LoadLimits
+from stratagem.loader.limits import DEFAULT_LIMITS, LoadLimits
 
 #: A place in a file: (file, line, column), 1-based.
 Pos = tuple[str | None, int | None, int | None]
@@ -42,7 +43,7 @@ def child_path(parent: str, key: str | int) -> str:
     return f"{parent}[{key!r}]"
 
 
-class PosDict(dict):  # type: ignore[type-arg]
+class PosDict(dict[str, Any]):
     """A map read from a file: a plain ``dict`` that knows where it and each entry were written.
 
     ``file``, ``line``, ``col`` place the map itself; ``path`` is its document path
@@ -94,7 +95,7 @@ class PosDict(dict):  # type: ignore[type-arg]
             self.value_pos[key] = value_pos
 
 
-class PosList(list):  # type: ignore[type-arg]
+class PosList(list[Any]):
     """A list read from a file: a plain ``list`` that knows where it and each item were written."""
 
     def __init__(
@@ -136,7 +137,7 @@ class PosList(list):  # type: ignore[type-arg]
         self.item_pos.append(pos if pos is not None else self.pos)
 
 
-def load_yaml(path: Path | str, limits: LoadLimits = LoadLimits(), text: str | None = None) -> Any:
+def load_yaml(path: Path | str, limits: LoadLimits = DEFAULT_LIMITS, text: str | None = None) -> Any:
     """Read one YAML file safely into plain data with positions.
 
     ``text`` (if given) is used instead of reading ``path``; ``path`` then only names
@@ -233,6 +234,8 @@ def _parse(file: str, text: str, limits: LoadLimits) -> Any:
 
 
 def _too_deep(location: Location, limits: LoadLimits) -> LimitError:
+    """The nesting bound was hit (the path, as deep as the nesting, is left out)."""
+    location = Location(location.file, location.line, location.column)
     return LimitError(
         f"maps and lists are nested more than {limits.max_depth} levels deep",
         location=location,
@@ -378,12 +381,14 @@ class _Builder:
             self.unknown_tag(node, tag, path)
             return None
         text = node.value
+        if getattr(node, "style", None) == ">":
+            text = text.replace("\a", "")  # ruamel marks fold points of folded scalars
         try:
-            return _SCALARS[name](text)  # type: ignore[index]
+            return _SCALARS[str(name)](text)
         except ValueError:
             self.errors.append(
                 StratagemError(
-                    f"'{text}' is not a valid {_SCALAR_NAMES[name]}",  # type: ignore[index]
+                    f"'{text}' is not a valid {_SCALAR_NAMES[str(name)]}",
                     location=self.loc(node, path),
                     hint="remove the explicit tag, or fix the value",
                 )
@@ -438,8 +443,9 @@ def _null(text: str) -> None:
     return None
 
 
-_SCALARS = {"str": str, "timestamp": str, "int": _int, "float": _float, "bool": _bool,
-            "null": _null}
+_SCALARS: dict[str, Callable[[str], Any]] = {
+    "str": str, "timestamp": str, "int": _int, "float": _float, "bool": _bool, "null": _null,
+}
 _SCALAR_NAMES = {"str": "text", "timestamp": "date", "int": "whole number", "float": "number",
                  "bool": "true/false value", "null": "null"}
 
@@ -471,15 +477,21 @@ def _syntax_error(file: str, text: str, err: Any) -> StratagemError:
     if "mapping values are not allowed" in problem:
         message = "unexpected ':' (text containing ': ' must be quoted, or the indentation is wrong)"
         hint = "put the value in quotes, or line this key up with the keys above it"
-    elif "flow sequence" in context:
-        message = f"the list '[' opened at {at} is not closed"
-        hint = "close it with ']'; separate its items with commas"
-    elif "flow mapping" in context:
-        message = f"the map '{{' opened at {at} is not closed"
-        hint = "close it with '}'; separate its entries with commas"
-    elif "quoted scalar" in context:
-        message = f"the quoted text opened at {at} is not closed"
-        hint = "add the closing quote"
+    elif opener is not None and any(
+        what in context for what in ("flow sequence", "flow mapping", "quoted scalar")
+    ):
+        seen = f"line {line + 1}, column {col + 1}"
+        if "flow sequence" in context:
+            message = "this list '[' is not closed"
+            hint = f"close it with ']' (items are separated by commas); YAML read on to {seen}"
+        elif "flow mapping" in context:
+            message = "this map '{' is not closed"
+            hint = f"close it with '}}' (entries are separated by commas); YAML read on to {seen}"
+        else:
+            message = "this quoted text is not closed"
+            hint = f"add the closing quote; YAML read on to {seen}"
+        line, col = opener.line, opener.column
+        source = lines[line] if line < len(lines) else ""
     elif "undefined alias" in problem:
         message = f"unknown alias: {problem.split('alias', 1)[1].strip()}"
         hint = "define the anchor (&name) before using it (*name)"
@@ -496,7 +508,7 @@ def _syntax_error(file: str, text: str, err: Any) -> StratagemError:
         message = f"YAML syntax error: {problem}" + (f" ({context} at {at})" if context else "")
     return StratagemError(
         message, location=Location(file, line + 1, col + 1), hint=hint,
-        context=_caret(source, col),
+        context=_caret(source, col) if source.strip() else None,
     )
 
 

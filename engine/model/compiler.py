@@ -194,7 +194,9 @@ class Compiler:
                                hint=closest(extra, allowed) or "options: " + ", ".join(
                                    sorted(allowed - {cls.kind})))
             try:
-                out.append(cls(self, step))
+                compiled = cls(self, step)
+                compiled.finish(self, step)
+                out.append(compiled)
             except StratagemError as err:
                 self.errors.append(err)
         return out

@@ -129,8 +129,11 @@ class Ruleset:
             run.procedure = saved
         return None
 
-    def translate(self, key: str, params: Mapping[str, Any]) -> str | None:
-        return None
+    def translate(self, key: str, params: Mapping[str, Any], lang: str = "en") -> str:
+        """The text of one of this ruleset's message keys, in ``lang``."""
+        from stratagem.report import translator
+
+        return translator(self, lang).t(key, **params)
 
     def title(self) -> str:
         return str(self.doc.get("title") or self.id)

@@ -122,3 +122,16 @@ def test_invalid_decision_is_rejected(skirmish_scenario, capsys):
     assert main(["battle", path, "--dice", "10,12"]) == 1
     err = capsys.readouterr().err
     assert "'reckless' is not one of bold, steady, careful" in err
+
+
+def test_a_recorded_battle_replays_exactly(skirmish_scenario, tmp_path, capsys):
+    path = str(_scenario(skirmish_scenario, rounds=4))
+    assert main(["battle", path, "--seed", "9", "--json"]) == 0
+    recorded = tmp_path / "trace.json"
+    recorded.write_text(capsys.readouterr().out, encoding="utf-8")
+    first = json.loads(recorded.read_text(encoding="utf-8"))
+    assert main(["battle", path, "--replay", str(recorded), "--json"]) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert again["trace"] == first["trace"]
+    assert again["end"] == first["end"]
+    assert again["dice"] == first["dice"]

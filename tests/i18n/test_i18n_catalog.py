@@ -145,6 +145,7 @@ def test_a_bad_plural_rule_is_placed() -> None:
         ({"kind": "locale", "language": "ru", "decimal": 5}, "decimal must be"),
         ({"kind": "locale", "language": "ru", "fraction_digits": 9}, "fraction_digits"),
         ({"kind": "locale", "language": "ru", "name": ["x"]}, "name must be text"),
+        ({"kind": "locale", "language": "ru", "ruleset": 3}, "ruleset must be text"),
     ],
 )
 def test_structural_faults(doc: dict[str, object], fragment: str) -> None:

@@ -15,7 +15,7 @@ from .helpers import shipped_language
 @pytest.mark.parametrize(
     ("value", "plain"),
     [
-        (5, "5"), (-3, "-3"), (2.0, "2"), (2.5, "2.5"), (2.50, "2.5"), (1 / 3, "0.33"),
+        (5, "5"), (-3, "-3"), (2.0, "2"), (2.5, "2.5"), (-2.5, "-2.5"), (1 / 3, "0.33"),
         (Fraction(7, 2), "3.5"), (Fraction(7, 3), "2.33"), (Fraction(2, 3), "0.67"),
         (Fraction(-1, 8), "-0.13"), (Fraction(1, 8), "0.13"),  # half away from zero
         (Fraction(6, 3), "2"), (Decimal("1.250"), "1.25"), (-0.001, "0"),

@@ -1,0 +1,66 @@
+"""``stratagem schema KIND [--ruleset ID]``: print the JSON Schema of a file kind.
+
+The army and scenario schemas depend on a ruleset (its unit fields, enums, decisions):
+with ``--ruleset`` the full schema is generated from it, ready for an editor's YAML
+language server. The loader is imported inside :func:`run`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+KINDS = ("ruleset", "setting", "army", "scenario", "locale")
+
+EPILOG = """\
+examples:
+  stratagem schema ruleset                        the schema of ruleset files
+  stratagem schema army --ruleset war-machine     army files of War Machine, with its troops
+  stratagem schema scenario --ruleset gurps-mass-combat/yrth > scenario.schema.json
+
+Point your editor at the file (yaml-language-server):
+  # yaml-language-server: $schema=./army.schema.json
+See docs/validation.md.
+"""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add the ``schema`` subcommand."""
+    parser = subparsers.add_parser(
+        "schema",
+        help="print the JSON Schema of a file kind (for editors)",
+        description="Print the JSON Schema (2020-12) of a file kind. Army and scenario "
+        "schemas are generated from a ruleset with --ruleset; without it they cover only "
+        "the parts every ruleset shares.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("kind", choices=KINDS, metavar="KIND", help=", ".join(KINDS))
+    parser.add_argument(
+        "--ruleset", metavar="ID",
+        help="a ruleset id (war-machine), a setting (gurps-mass-combat/yrth) or a ruleset file; "
+        "for army and scenario",
+    )
+    parser.set_defaults(run=run, parser=parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    from stratagem.errors import StratagemError, ValidationFailed
+    from stratagem.loader import Validator
+    from stratagem.loader.resolve import find_ruleset
+    from stratagem.loader.schema import army_schema, scenario_schema, static_schema
+
+    if args.ruleset and args.kind not in ("army", "scenario"):
+        args.parser.error(f"--ruleset applies to army and scenario schemas, not {args.kind}")
+    if args.ruleset:
+        path = find_ruleset(args.ruleset)
+        loaded = Validator().ruleset(path)
+        if loaded.doc is None or not loaded.schema_ok:
+            raise ValidationFailed(loaded.errors) if loaded.errors else StratagemError(
+                f"the ruleset '{args.ruleset}' could not be loaded")
+        make = army_schema if args.kind == "army" else scenario_schema
+        schema = make(loaded.doc)
+    else:
+        schema = static_schema(args.kind)
+    print(json.dumps(schema, indent=2, ensure_ascii=False))
+    return 0

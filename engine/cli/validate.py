@@ -1,0 +1,86 @@
+"""``stratagem validate FILE...``: check rule, army, scenario and locale files.
+
+Every error of every file is printed as ``file:line:col: message ($.path)`` with a
+hint; a parse error in one file does not stop the others. Exit 0 when all files
+are valid, 1 otherwise. The loader is imported inside :func:`run`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+EPILOG = """\
+examples:
+  stratagem validate my-army.yaml                 an army (checked against its ruleset)
+  stratagem validate rulesets/war-machine/ruleset.yaml
+  stratagem validate house-rules.yaml battle.yaml several files at once
+  stratagem validate *.yaml --format json         the same report as JSON
+
+Each file says what it is in its 'kind:' key (ruleset, setting, army, scenario,
+locale). Rulesets are checked with their include: and extends: files and then
+compiled (expressions, dice, names, tables). See docs/validation.md.
+"""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add the ``validate`` subcommand."""
+    parser = subparsers.add_parser(
+        "validate",
+        help="check rule, army, scenario and locale files",
+        description="Check files and print every error with its file:line:col, what is wrong "
+        "and how to fix it. Exit status 0 when every file is valid, 1 otherwise.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("files", nargs="+", metavar="FILE", help="the YAML files to check")
+    parser.add_argument(
+        "--format", choices=("text", "json"), default="text",
+        help="text (default) or json (a list of {file, valid, errors})",
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from stratagem.loader import Validator
+
+    validator = Validator()
+    results = []
+    for name in args.files:
+        errors = validator.validate(name)
+        results.append({"file": name, "valid": not errors,
+                        "errors": [{**e.to_json(), "context": e.context} for e in errors]})
+    if args.format == "json":
+        print(json.dumps(results, indent=2, ensure_ascii=False))
+    else:
+        for result in results:
+            for error in result["errors"]:
+                print(render(error))
+        print(summary(results))
+    return 0 if all(r["valid"] for r in results) else 1
+
+
+def render(error: dict[str, Any]) -> str:
+    """``file:line:col: message ($.path)``, the source line (for syntax errors), the hint."""
+    where = ":".join(str(error[k]) for k in ("file", "line", "column") if error.get(k) is not None)
+    head = f"{where}: {error['message']}" if where else str(error["message"])
+    if error.get("path") and error["path"] != "$":
+        head += f" ({error['path']})"
+    lines = [head]
+    if error.get("context"):
+        lines.append(error["context"])
+    if error.get("hint"):
+        lines.append(f"  hint: {error['hint']}")
+    return "\n".join(lines)
+
+
+def summary(results: list[dict[str, Any]]) -> str:
+    """"2 files checked, 1 with errors (3 errors)" or "2 files checked, all valid"."""
+    files = len(results)
+    bad = [r for r in results if not r["valid"]]
+    head = f"{files} file{'s' if files != 1 else ''} checked"
+    if not bad:
+        return f"{head}, all valid"
+    count = sum(len(r["errors"]) for r in bad)
+    return f"{head}, {len(bad)} with errors ({count} error{'s' if count != 1 else ''})"

@@ -1,0 +1,850 @@
+"""JSON-Schema validation with errors a person can read, and the schemas made from a ruleset.
+
+The static schemas live in ``schemas/`` (``ruleset``, ``army``, ``scenario``,
+``locale``); the ``setting`` schema is the ruleset one made lenient for overlays
+(:func:`overlay_schema`). :func:`army_schema` and :func:`scenario_schema` build the
+full schema of army and scenario files from a ruleset's ``entities``, ``enums``,
+``tables`` and ``decide`` steps.
+
+jsonschema's messages are rewritten in the user's terms ("unknown field 'qualty'
+in unit", "expected a whole number, got 'ten'") with a hint (the closest valid
+names), and placed at the ``file:line:col`` the data was read from. A few schema
+annotations steer the messages: ``x-name`` (what an object is called),
+``x-message`` (the message of an ``anyOf``/``oneOf``), ``x-hint``,
+``x-derived`` (computed names that cannot be stated) and ``x-step-keys``.
+"""
+
+from __future__ import annotations
+
+import copy
+import difflib
+import json
+from functools import cache
+from typing import Any
+
+from stratagem.errors import LimitError, Location, StratagemError
+from stratagem.loader.yamlio import PosDict, PosList, child_path
+
+#: The file kinds, each with its schema.
+KINDS = ("ruleset", "setting", "army", "scenario", "locale")
+_DRAFT = "https://json-schema.org/draft/2020-12/schema"
+_Path = tuple[Any, ...]
+_Schema = dict[str, Any]
+_TYPE_WORDS = {
+    "integer": "a whole number",
+    "number": "a number",
+    "string": "text",
+    "boolean": "true/false",
+    "array": "a list",
+    "object": "a map (key: value lines)",
+    "null": "nothing (null)",
+}
+
+
+# -- the schemas ----------------------------------------------------------------------------
+
+
+@cache
+def _static_text(kind: str) -> str:
+    from stratagem.resources import data_dir
+
+    return (data_dir("schemas") / f"{kind}.schema.json").read_text(encoding="utf-8")
+
+
+def static_schema(kind: str) -> dict[str, Any]:
+    """The schema of a file kind (a fresh copy); ``setting`` is derived from ``ruleset``."""
+    if kind == "setting":
+        return overlay_schema(static_schema("ruleset"))
+    if kind not in KINDS:
+        raise StratagemError(
+            f"unknown file kind '{kind}'",
+            hint=_did_you_mean(kind, KINDS) or "kinds: " + ", ".join(KINDS),
+        )
+    schema: dict[str, Any] = json.loads(_static_text(kind))
+    return schema
+
+
+_MARKER = {
+    "type": "object",
+    "title": "overlay marker",
+    "description": "{$replace: VALUE} puts VALUE in place instead of merging; "
+    "{$remove: true} deletes the key (docs/overlays.md).",
+    "properties": {
+        "$replace": {"description": "The value that replaces the base's."},
+        "$remove": {"const": True, "description": "Delete this key or item."},
+    },
+    "additionalProperties": False,
+    "minProperties": 1,
+    "maxProperties": 1,
+}
+
+
+def overlay_schema(ruleset: dict[str, Any]) -> dict[str, Any]:
+    """The schema of a setting (an overlay): the ruleset schema without required keys,
+    with ``$replace``/``$remove`` markers allowed in place of any value."""
+    schema = copy.deepcopy(ruleset)
+    schema["$id"] = "urn:stratagem:schema:setting"
+    schema["title"] = "Stratagem setting"
+    schema["x-name"] = "setting"
+    schema["$comment"] = ("Generated from ruleset.schema.json; do not edit. Regenerate with: "
+                          "stratagem schema setting > schemas/setting.schema.json")
+    schema["description"] = (
+        "A setting or house rule: an overlay merged over the ruleset it extends "
+        "(docs/overlays.md). Generated from ruleset.schema.json by 'stratagem schema setting'."
+    )
+    props = schema["properties"]
+    props["kind"] = {"const": "setting", "title": "kind", "description": "What this file is."}
+    schema["required"] = ["kind", "extends"]
+    schema.pop("if", None)
+    schema.pop("then", None)
+    for key, value in list(props.items()):
+        if key not in ("kind", "extends", "include"):
+            props[key] = _lenient(value)
+    schema["$defs"] = {name: _lenient(d, wrap=False) for name, d in schema["$defs"].items()}
+    schema["$defs"]["overlay_marker"] = copy.deepcopy(_MARKER)
+    return schema
+
+
+def _lenient(schema: Any, wrap: bool = True) -> Any:
+    """``schema`` without ``required`` (where it sits beside ``properties``), markers allowed."""
+    if not isinstance(schema, dict):
+        return schema
+    out: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key == "required" and "properties" in schema:
+            continue
+        if key == "properties":
+            out[key] = {k: _lenient(v) for k, v in value.items()}
+            out[key]["$remove"] = {"const": True, "description": "With the item's id: "
+                                   "delete that item of the base (docs/overlays.md)."}
+        elif key == "patternProperties":
+            out[key] = {k: _lenient(v) for k, v in value.items()}
+        elif key == "propertyNames":
+            out[key] = {"anyOf": [value, {"const": "$remove"}]}
+            if isinstance(value, dict) and "$ref" not in value:
+                out[key].update({k: value[k] for k in ("title", "x-hint") if k in value})
+        elif key in ("additionalProperties", "items") and isinstance(value, dict):
+            out[key] = _lenient(value)
+        elif key in ("anyOf", "oneOf", "allOf") and isinstance(value, list):
+            out[key] = [_lenient(v, wrap=False) for v in value]
+        elif key == "then" and isinstance(value, dict):
+            out[key] = _lenient(value, wrap=False)
+        else:
+            out[key] = value
+    if not wrap:
+        return out
+    wrapper: dict[str, Any] = {
+        "anyOf": [out, {"$ref": "#/$defs/overlay_marker"}],
+        "x-overlay": True,
+    }
+    for key in ("title", "description"):
+        if key in out:
+            wrapper[key] = out[key]
+    return wrapper
+
+
+def army_schema(ruleset_doc: dict[str, Any]) -> dict[str, Any]:
+    """The full schema of army files for a ruleset (one side of the battle)."""
+    gen = _Generator(ruleset_doc)
+    header = static_schema("army")
+    side = gen.side_kind()
+    body: dict[str, Any] = gen.entity(side) if side else {"type": "object", "properties": {}}
+    root: dict[str, Any] = {
+        "$schema": _DRAFT,
+        "$id": f"urn:stratagem:schema:army:{gen.ruleset_id}",
+        "title": f"Stratagem army ({gen.ruleset_id})",
+        "x-name": "army",
+        "description": header["description"].split(" The fields")[0]
+        + f" Generated from the ruleset '{gen.ruleset_id}'.",
+        "type": "object",
+        "properties": {**header["properties"], **body["properties"]},
+        "required": ["kind", "ruleset", *body.get("required", [])],
+    }
+    if side:
+        root["additionalProperties"] = False
+        root["x-derived"] = body.get("x-derived", [])
+    root["$defs"] = gen.defs
+    return root
+
+
+def scenario_schema(ruleset_doc: dict[str, Any]) -> dict[str, Any]:
+    """The full schema of scenario files for a ruleset."""
+    gen = _Generator(ruleset_doc)
+    header = static_schema("scenario")
+    props: dict[str, Any] = dict(header["properties"])
+    battle = gen.entities.get("battle")
+    if isinstance(battle, dict):
+        fields = gen.entity("battle", with_children=False)
+        fields["title"] = "battle"
+        props["battle"] = fields
+        children = battle.get("children")
+        for collection, kind in (children.items() if isinstance(children, dict) else []):
+            if not isinstance(kind, str):
+                continue
+            entry = gen.entity(kind)
+            entry["properties"] = {
+                "army": {"type": "string", "description": "An army file (relative to this "
+                         "file); the other keys here override its fields."},
+                **entry["properties"],
+            }
+            required = entry.pop("required", [])
+            if required:
+                entry["if"] = {"required": ["army"]}
+                entry["else"] = {"required": required}
+            props[collection] = {"type": "array", "items": entry,
+                                 "description": f"The {collection}: army files or inline."}
+    decisions = gen.decisions()
+    props["decisions"] = {
+        **header["properties"]["decisions"],
+        "properties": decisions,
+        "additionalProperties": False,
+        "x-name": "decisions",
+    }
+    return {
+        "$schema": _DRAFT,
+        "$id": f"urn:stratagem:schema:scenario:{gen.ruleset_id}",
+        "title": f"Stratagem scenario ({gen.ruleset_id})",
+        "x-name": "scenario",
+        "description": f"A battle of the ruleset '{gen.ruleset_id}': the sides, the "
+        "circumstances, the GM's decisions and options.",
+        "type": "object",
+        "properties": props,
+        "additionalProperties": False,
+        "required": ["kind", "ruleset"],
+        "$defs": gen.defs,
+    }
+
+
+class _Generator:
+    """Builds JSON Schemas of entities from a ruleset's declarations."""
+
+    def __init__(self, doc: dict[str, Any]) -> None:
+        self.doc = doc
+        self.ruleset_id = str(doc.get("id") or "ruleset")
+        self.entities = _mapping(doc.get("entities"))
+        self.enums = _mapping(doc.get("enums"))
+        self.tables = _mapping(doc.get("tables"))
+        self.defs: dict[str, Any] = {}
+
+    def side_kind(self) -> str | None:
+        """The kind an army file describes: the kind of the battle's first collection."""
+        battle = self.entities.get("battle")
+        children = _mapping(battle.get("children")) if isinstance(battle, dict) else {}
+        for kind in children.values():
+            if isinstance(kind, str) and kind in self.entities:
+                return kind
+        return None
+
+    def ref(self, kind: str) -> dict[str, Any]:
+        if kind not in self.defs and kind in self.entities:
+            self.defs[kind] = {}  # reserve (kinds may nest each other)
+            self.defs[kind] = self.entity(kind)
+        return {"$ref": f"#/$defs/{kind}"} if kind in self.defs else {"type": "object"}
+
+    def entity(self, kind: str, with_children: bool = True) -> dict[str, Any]:
+        decl = _mapping(self.entities.get(kind))
+        props: dict[str, Any] = {
+            "name": {"type": "string", "description": f"The {kind}'s name."},
+            "id": {"type": "string", "description": "Its id (defaults to the name)."},
+        }
+        required = []
+        for name, field in _mapping(decl.get("fields")).items():
+            if not isinstance(field, dict):
+                continue
+            props[name] = self.field(name, field)
+            if field.get("required") is True:
+                required.append(name)
+        if with_children:
+            for collection, child in _mapping(decl.get("children")).items():
+                if isinstance(child, str):
+                    props[collection] = {"type": "array", "items": self.ref(child),
+                                         "description": f"The {kind}'s {collection} ({child})."}
+        schema: dict[str, Any] = {
+            "type": "object",
+            "title": kind,
+            "properties": props,
+            "additionalProperties": False,
+            "x-derived": [k for k in _mapping(decl.get("derived"))],
+        }
+        if isinstance(decl.get("description"), str):
+            schema["description"] = decl["description"]
+        if required:
+            schema["required"] = required
+        return schema
+
+    def field(self, name: str, decl: dict[str, Any]) -> dict[str, Any]:
+        kind = decl.get("type")
+        schema: dict[str, Any] = {"title": name}
+        simple = {"int": "integer", "number": "number", "bool": "boolean", "str": "string"}
+        if kind in simple:
+            schema["type"] = simple[kind]
+        elif kind == "dice":
+            schema["type"] = ["string", "integer"]
+        elif kind == "enum":
+            values = self.enum_values(decl)
+            if values is not None:
+                schema["enum"] = values
+        elif kind == "list":
+            of = decl.get("of")
+            schema["type"] = "array"
+            schema["items"] = self.field(name, of) if isinstance(of, dict) else {}
+        if kind in ("int", "number"):
+            if isinstance(decl.get("min"), (int, float)) and not isinstance(decl["min"], bool):
+                schema["minimum"] = decl["min"]
+            if isinstance(decl.get("max"), (int, float)) and not isinstance(decl["max"], bool):
+                schema["maximum"] = decl["max"]
+        if decl.get("optional") is True:
+            if "enum" in schema:
+                schema["enum"] = [*schema["enum"], None]
+            elif "type" in schema:
+                types = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
+                schema["type"] = [*types, "null"]
+        text = decl.get("description")
+        about = f"{kind}" + (f", default {decl['default']!r}" if "default" in decl else "")
+        schema["description"] = f"{text} ({about})" if isinstance(text, str) else about
+        if "default" in decl:
+            schema["default"] = _plain(decl["default"])
+        return schema
+
+    def enum_values(self, decl: dict[str, Any]) -> list[Any] | None:
+        if isinstance(decl.get("values"), list):
+            return [_plain(v) for v in decl["values"]]
+        if isinstance(decl.get("enum"), str):
+            values = self.enums.get(decl["enum"])
+            return [_plain(v) for v in values] if isinstance(values, list) else None
+        if isinstance(decl.get("table"), str):
+            table = self.tables.get(decl["table"])
+            rows = table.get("rows") if isinstance(table, dict) else None
+            if not isinstance(rows, list):
+                return None
+            keys = []
+            for row in rows:
+                if isinstance(row, dict):
+                    key = row.get("id", row.get("key"))
+                    if isinstance(key, (str, int, float)) and key not in keys:
+                        keys.append(key)
+            return keys
+        return None
+
+    def decisions(self) -> dict[str, Any]:
+        """One property per ``decide`` step of the procedures: value, list, or by subject."""
+        found: dict[str, dict[str, Any]] = {}
+        _find_decides(self.doc.get("procedures"), found)
+        result = {}
+        for name, step in found.items():
+            value: dict[str, Any]
+            bounds = step.get("range")
+            if (isinstance(bounds, list) and len(bounds) == 2
+                    and all(isinstance(b, int) and not isinstance(b, bool) for b in bounds)):
+                value = {"type": "integer", "minimum": bounds[0], "maximum": bounds[1]}
+            elif isinstance(step.get("options"), list):
+                value = {"enum": [_plain(v) for v in step["options"]]}
+            elif step.get("type") in ("bool", "int", "number", "str"):
+                value = {"type": {"bool": "boolean", "int": "integer", "number": "number",
+                                  "str": "string"}[step["type"]]}
+            else:
+                value = {"type": ["string", "number", "boolean"]}
+            value["title"] = f"decision '{name}'"
+            some = {"anyOf": [value, {"type": "array", "items": value}]}
+            result[name] = {
+                "title": f"decision '{name}'",
+                "description": f"The decision '{name}': a value, a list used in order, or "
+                "subject name: value(s).",
+                "anyOf": [value, {"type": "array", "items": value},
+                          {"type": "object", "additionalProperties": some}],
+            }
+        return result
+
+
+def _find_decides(node: Any, found: dict[str, dict[str, Any]]) -> None:
+    if isinstance(node, dict):
+        if isinstance(node.get("decide"), str):
+            found.setdefault(node["decide"], node)
+        for value in node.values():
+            _find_decides(value, found)
+    elif isinstance(node, list):
+        for item in node:
+            _find_decides(item, found)
+
+
+def _mapping(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _plain(value: Any) -> Any:
+    """A PosDict/PosList tree as plain JSON data."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+# -- validation -----------------------------------------------------------------------------
+
+
+@cache
+def _static_validator(kind: str) -> Any:
+    return _make_validator(static_schema(kind))
+
+
+def _make_validator(schema: dict[str, Any]) -> Any:
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(schema)
+
+
+def validate_document(
+    doc: Any, kind: str | None = None, *, schema: dict[str, Any] | None = None
+) -> list[StratagemError]:
+    """Every schema error of ``doc`` (by its ``kind``, or ``kind``, or an explicit ``schema``),
+    in file order, each placed where the data was written."""
+    if schema is not None:
+        validator = _make_validator(schema)
+    else:
+        kind = kind or (doc.get("kind") if isinstance(doc, dict) else None)
+        if not isinstance(kind, str):
+            raise StratagemError("the document has no 'kind'", hint="kinds: " + ", ".join(KINDS))
+        validator = _static_validator(kind)
+    try:
+        raw = list(validator.iter_errors(doc))
+    except RecursionError:
+        where = doc.where() if isinstance(doc, (PosDict, PosList)) else Location()
+        raise LimitError(
+            "the document is nested too deeply to check", location=where,
+            hint="flatten the structure",
+        ) from None
+    converter = _Converter(doc, validator.schema)
+    for error in raw:
+        converter.convert(error)
+    return converter.result()
+
+
+class _Converter:
+    """Rewrites jsonschema errors in the user's terms, at the place the data came from."""
+
+    def __init__(self, doc: Any, schema: dict[str, Any]) -> None:
+        self.doc = doc
+        self.schema = schema
+        # (instance path, category, error); categories steer the clean-up in result()
+        self.found: list[tuple[tuple[Any, ...], str, StratagemError]] = []
+
+    # -- places ----------------------------------------------------------------------------
+
+    def node(self, path: tuple[Any, ...]) -> Any:
+        node = self.doc
+        for part in path:
+            try:
+                node = node[part]
+            except (KeyError, IndexError, TypeError):
+                return None
+        return node
+
+    def where(self, path: tuple[Any, ...]) -> Location:
+        if not path:
+            if isinstance(self.doc, (PosDict, PosList)):
+                return self.doc.where()
+            return Location(path="$")
+        parent = self.node(path[:-1])
+        if isinstance(parent, (PosDict, PosList)):
+            try:
+                return parent.where(path[-1])
+            except (TypeError, IndexError):
+                pass
+        return Location(path=_path_text(path))
+
+    def key_where(self, path: tuple[Any, ...], key: str) -> Location:
+        node = self.node(path)
+        if isinstance(node, PosDict):
+            return node.key_where(key)
+        return Location(path=child_path(_path_text(path), key))
+
+    def add(self, path: tuple[Any, ...], category: str, message: str, location: Location,
+            hint: str | None = None) -> None:
+        self.found.append((path, category, StratagemError(message, hint=hint, location=location)))
+
+    def step_keys(self) -> list[str]:
+        """The step keys, from the schema's ``step`` definition."""
+        keys = self.schema.get("$defs", {}).get("step", {}).get("x-step-keys", [])
+        return list(keys)
+
+    def resolve(self, schema: Any) -> Any:
+        """A local ``$ref`` (``#/$defs/name``) followed to its schema."""
+        ref = schema.get("$ref") if isinstance(schema, dict) else None
+        if isinstance(ref, str) and ref.startswith("#/$defs/"):
+            return self.schema.get("$defs", {}).get(ref[len("#/$defs/"):], schema)
+        return schema
+
+    # -- conversion ------------------------------------------------------------------------
+
+    def convert(self, error: Any) -> None:
+        path = tuple(error.absolute_path)
+        schema = error.schema if isinstance(error.schema, dict) else {}
+        validator = error.validator
+        instance = error.instance
+        where = self.where(path)
+        if "propertyNames" in error.absolute_schema_path:
+            if validator == "anyOf" and error.context:
+                first = [e for e in error.context if e.relative_schema_path[0] == 0]
+                self.convert(first[0] if first else error.context[0])
+                return
+            self.bad_key(path, instance, schema)
+            return
+        if schema.get("x-message") and validator in (
+            "anyOf", "oneOf", "not", "minItems", "maxItems", "required"
+        ):
+            self.add(path, "other", schema["x-message"], where, schema.get("x-hint"))
+            return
+        handler = getattr(self, f"on_{validator}", None)
+        if handler is not None:
+            handler(error, path, schema, instance, where)
+        else:
+            self.add(path, "other", error.message, where)
+
+    def on_type(
+        self, error: Any, path: _Path, schema: _Schema, instance: Any, where: Location
+    ) -> None:
+        expected = _types(schema.get("type"))
+        hint = None
+        if "true/false" in expected and isinstance(instance, str) and instance.lower() in (
+            "yes", "no", "on", "off", "y", "n"
+        ):
+            hint = "YAML 1.2 reads yes/no/on/off as text: write true or false"
+        elif expected in ("a number", "a whole number") and _numeric(instance):
+            hint = "write the number without quotes"
+        self.add(path, "other", f"expected {expected}, got {_describe(instance)}", where, hint)
+
+    def on_enum(
+        self, error: Any, path: _Path, schema: _Schema, instance: Any, where: Location
+    ) -> None:
+        values = [v for v in schema.get("enum", [])]
+        name = _name(schema) or "value"
+        listed = ", ".join(_show(v) for v in values[:15]) + (", …" if len(values) > 15 else "")
+        hint = None
+        if isinstance(instance, str):
+            hint = _did_you_mean(instance, [v for v in values if isinstance(v, str)])
+        self.add(path, "other",
+                 f"{_describe(instance)} is not a valid {name}; must be one of: {listed}",
+                 where, hint)
+
+    def on_const(
+        self, error: Any, path: _Path, schema: _Schema, instance: Any, where: Location
+    ) -> None:
+        self.add(path, "other",
+                 f"must be {_show(schema.get('const'))}, got {_describe(instance)}", where)
+
+    def on_required(
+        self, error: Any, path: _Path, schema: _Schema, instance: Any, where: Location
+    ) -> None:
+        name = _name(schema)
+        for key in schema.get("required", []):
+            if isinstance(instance, dict) and key not in instance:
+                text = f"missing required field '{key}'" + (f" in {name}" if name else "")
+                self.add(path, "other", text, where,
+                         f"add '{key}: ...'" + (f" to this {name}" if name else ""))
+
+    def on_additionalProperties(
+        self, error: Any, path: _Path, schema: _Schema, instance: Any, where: Location
+    ) -> None:
+        import re
+
+        allowed = list(schema.get("properties", {}))
+        patterns = list(schema.get("patternProperties", {}))
+        extras = [
+            k for k in instance
+            if k not in allowed and not any(re.search(p, k) for p in patterns)
+        ]
+        own_step = schema.get("x-step")
+        step_keys = schema.get("x-step-keys") or (self.step_keys() if own_step else [])
+        present = [k for k in step_keys if k in instance]
+        name = _name(schema)
+        derived = schema.get("x-derived") or []
+        for position, key in enumerate(extras):
+            location = self.key_where(path, key)
+            if step_keys and own_step is None:  # the schema of any step
+                if present:
+                    continue  # the schema of the step itself reports it, by the step's name
+                if position == 0:
+                    self.add(path, "unknown-step", f"unknown step '{key}'", location,
+                             _did_you_mean(key, step_keys) or "steps: " + ", ".join(step_keys))
+                    continue
+            if own_step is not None and key in step_keys:
+                self.add(path, "step-count",
+                         f"a step has exactly one step key; this one has '{own_step}' and "
+                         f"'{key}'", self.where(path), "split it into one step per key")
+                continue
+            if key in derived:
+                self.add(path, "other",
+                         f"'{key}' is computed by the ruleset, so a file cannot state it",
+                         location, f"remove '{key}'; the ruleset derives it from other fields")
+                continue
+            text = f"unknown field '{key}'" + (f" in {name}" if name else "")
+            hint = _did_you_mean(key, allowed)
+            if hint is None and allowed:
+                hint = "allowed here: " + ", ".join(allowed[:25]) + (
+                    ", …" if len(allowed) > 25 else "")
+            self.add(path, "other", text, location, hint)
+
+    def on_oneOf(
+        self, error: Any, path: _Path, schema: _Schema, instance: Any, where: Location
+    ) -> None:
+        self.on_anyOf(error, path, schema, instance, where)
+
+    def on_anyOf(
+        self, error: Any, path: _Path, schema: _Schema, instance: Any, where: Location
+    ) -> None:
+        branches: list[Any] = schema.get(error.validator, [])
+        if schema.get("x-step-keys") and error.validator == "anyOf":
+            self.add(path, "step-count", "this step has no step key", where,
+                     "start the step with one of: " + ", ".join(schema["x-step-keys"]))
+            return
+        if schema.get("x-overlay"):
+            marker = isinstance(instance, dict) and (
+                "$replace" in instance or set(instance) == {"$remove"})
+            chosen = 1 if marker else 0
+            for sub in error.context:
+                if sub.relative_schema_path and sub.relative_schema_path[0] == chosen:
+                    self.convert(sub)
+            return
+        if branches and all(isinstance(b, dict) and set(b) == {"required"} for b in branches):
+            keys = [k for b in branches for k in b["required"]]
+            self.add(path, "other", "needs one of: " + ", ".join(f"'{k}'" for k in keys), where)
+            return
+        grouped: dict[int, list[Any]] = {}
+        for sub in error.context:
+            grouped.setdefault(sub.relative_schema_path[0], []).append(sub)
+        if not grouped:
+            self.add(path, "other", "matches more than one of the allowed forms", where)
+            return
+        fitting = [i for i, subs in grouped.items() if not any(_root_mismatch(s) for s in subs)]
+        if fitting:
+            best = min(fitting, key=lambda i: len(grouped[i]))
+            for sub in grouped[best]:
+                self.convert(sub)
+            return
+        wanted: list[str] = []
+        for branch in branches:
+            for word in _branch_words(self.resolve(branch)):
+                if word not in wanted:
+                    wanted.append(word)
+        text = f"expected {_join_or(wanted)}, got {_describe(instance)}" if wanted else (
+            f"{_describe(instance)} is not allowed here")
+        self.add(path, "other", text, where, schema.get("x-hint"))
+
+    def on_pattern(
+        self, error: Any, path: _Path, schema: _Schema, instance: Any, where: Location
+    ) -> None:
+        name = _name(schema) or "value"
+        self.add(path, "other", f"{_describe(instance)} is not a valid {name}", where,
+                 schema.get("x-hint") or f"it must match the pattern {schema.get('pattern')}")
+
+    def bad_key(self, path: _Path, key: Any, schema: _Schema) -> None:
+        name = _name(schema) or "name"
+        hint = schema.get("x-hint")
+        if schema.get("pattern") is None and schema.get("enum"):
+            hint = _did_you_mean(str(key), schema["enum"])
+        self.add(path, "other", f"'{key}' is not a valid {name}", self.key_where(path, str(key)),
+                 hint)
+
+    def on_minimum(
+        self, error: Any, path: _Path, schema: _Schema, instance: Any, where: Location
+    ) -> None:
+        self.add(path, "other", f"must be at least {schema['minimum']}, got {instance}", where)
+
+    def on_maximum(
+        self, error: Any, path: _Path, schema: _Schema, instance: Any, where: Location
+    ) -> None:
+        self.add(path, "other", f"must be at most {schema['maximum']}, got {instance}", where)
+
+    def on_exclusiveMinimum(
+        self, error: Any, path: _Path, schema: _Schema, instance: Any, where: Location
+    ) -> None:
+        self.add(path, "other",
+                 f"must be more than {schema['exclusiveMinimum']}, got {instance}", where)
+
+    def on_exclusiveMaximum(
+        self, error: Any, path: _Path, schema: _Schema, instance: Any, where: Location
+    ) -> None:
+        self.add(path, "other",
+                 f"must be less than {schema['exclusiveMaximum']}, got {instance}", where)
+
+    def on_minItems(
+        self, error: Any, path: _Path, schema: _Schema, instance: Any, where: Location
+    ) -> None:
+        n = schema["minItems"]
+        self.add(path, "other", f"needs at least {n} item{'s' if n != 1 else ''}", where)
+
+    def on_maxItems(
+        self, error: Any, path: _Path, schema: _Schema, instance: Any, where: Location
+    ) -> None:
+        n = schema["maxItems"]
+        self.add(path, "other", f"may have at most {n} item{'s' if n != 1 else ''}", where)
+
+    def on_uniqueItems(
+        self, error: Any, path: _Path, schema: _Schema, instance: Any, where: Location
+    ) -> None:
+        seen: list[Any] = []
+        twice = None
+        for item in instance:
+            if item in seen:
+                twice = item
+                break
+            seen.append(item)
+        self.add(path, "other", f"{_describe(twice)} is listed twice", where,
+                 "each value may appear once")
+
+    def on_minLength(
+        self, error: Any, path: _Path, schema: _Schema, instance: Any, where: Location
+    ) -> None:
+        self.add(path, "other", "must not be empty", where)
+
+    def on_minProperties(
+        self, error: Any, path: _Path, schema: _Schema, instance: Any, where: Location
+    ) -> None:
+        self.add(path, "other", "must not be empty", where)
+
+    def on_maxProperties(
+        self, error: Any, path: _Path, schema: _Schema, instance: Any, where: Location
+    ) -> None:
+        n = schema["maxProperties"]
+        self.add(path, "other", f"may have at most {n} key{'s' if n != 1 else ''}", where)
+
+    def on_false(
+        self, error: Any, path: _Path, schema: _Schema, instance: Any, where: Location
+    ) -> None:
+        self.add(path, "other", "nothing is allowed here", where)
+
+    # -- clean-up --------------------------------------------------------------------------
+
+    def result(self) -> list[StratagemError]:
+        unknown_steps = {path for path, category, _ in self.found if category == "unknown-step"}
+        bad_steps = {path for path, category, _ in self.found
+                     if category == "step-count" and path not in unknown_steps}
+        kept: list[StratagemError] = []
+        seen: set[tuple[str, str]] = set()
+        for path, category, err in self.found:
+            if category == "step-count" and path in unknown_steps:
+                continue  # "unknown step 'rol'" says it better
+            if category == "other" and any(path[: len(b)] == b for b in bad_steps):
+                continue  # a step with two step keys (or none): one error is enough
+            key = (str(err.location), "step-count" if category == "step-count" else err.message)
+            if key in seen:
+                continue
+            seen.add(key)
+            kept.append(err)
+        kept.sort(key=_order)
+        return kept
+
+
+def _order(err: StratagemError) -> tuple[str, int, int]:
+    loc = err.location or Location()
+    return (loc.file or "", loc.line or 0, loc.column or 0)
+
+
+def _root_mismatch(error: Any) -> bool:
+    """True when a branch of anyOf/oneOf rejects the value's very type (so it is not meant)."""
+    if len(error.relative_path) != 0:
+        return False
+    if error.validator in ("type", "const"):
+        return True
+    if error.validator == "enum":
+        return not any(_json_type(v) == _json_type(error.instance) for v in error.validator_value)
+    if error.validator == "$ref" or error.validator in ("anyOf", "oneOf"):
+        return all(_root_mismatch(sub) for sub in error.context) if error.context else False
+    return False
+
+
+def _branch_words(branch: Any) -> list[str]:
+    if not isinstance(branch, dict):
+        return []
+    if "type" in branch:
+        types = branch["type"] if isinstance(branch["type"], list) else [branch["type"]]
+        return [str(_TYPE_WORDS.get(t, t)) for t in types]
+    if "enum" in branch:
+        return ["one of " + ", ".join(_show(v) for v in branch["enum"][:8])]
+    if "const" in branch:
+        return [_show(branch["const"])]
+    if "$ref" in branch:
+        return [branch["$ref"].rsplit("/", 1)[-1].replace("_", " ")]
+    return []
+
+
+def _numeric(value: Any) -> bool:
+    try:
+        float(value)
+    except (TypeError, ValueError):
+        return False
+    return isinstance(value, str)
+
+
+def _json_type(value: Any) -> str:
+    if isinstance(value, bool) or value is None:
+        return "scalar"
+    if isinstance(value, (int, float, str)):
+        return "scalar"
+    return "list" if isinstance(value, list) else "map"
+
+
+def _name(schema: dict[str, Any]) -> str | None:
+    name = schema.get("x-name") or schema.get("title")
+    return name if isinstance(name, str) else None
+
+
+def _types(types: Any) -> str:
+    if isinstance(types, str):
+        types = [types]
+    words = [_TYPE_WORDS.get(t, t) for t in types or []]
+    if "a whole number" in words and "a number" in words:
+        words.remove("a whole number")
+    return _join_or(words)
+
+
+def _join_or(words: list[str]) -> str:
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _show(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _describe(value: Any) -> str:
+    """A value as the user wrote it: 'ten', 10, true, a list, a map, nothing."""
+    if value is None:
+        return "nothing (null)"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        shown = value if len(value) <= 40 else value[:37] + "..."
+        return f"'{shown}'"
+    if isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a map"
+    return repr(value)
+
+
+def _did_you_mean(word: str, choices: Any) -> str | None:
+    names = [c for c in choices if isinstance(c, str)]
+    close = difflib.get_close_matches(word, names, n=3, cutoff=0.6)
+    if not close:
+        lowered = {c.lower(): c for c in names}
+        close = [lowered[m] for m in difflib.get_close_matches(word.lower(), list(lowered), n=3,
+                                                               cutoff=0.6)]
+    if not close:
+        return None
+    return "did you mean " + " or ".join(f"'{c}'" for c in close) + "?"
+
+
+def _path_text(path: tuple[Any, ...]) -> str:
+    text = "$"
+    for part in path:
+        text = child_path(text, part)
+    return text

@@ -1,0 +1,111 @@
+"""A ruleset mistake is a load error with its position, never a mid-battle crash."""
+
+import pytest
+
+from stratagem.errors import ValidationFailed
+from stratagem.loader.yamlio import load_yaml
+from stratagem.model import compile_ruleset
+
+BASE = """kind: ruleset
+id: tiny
+entities:
+  battle:
+    fields: {winner: {type: str, optional: true}}
+    children: {sides: side}
+  side:
+    fields: {skill: {type: int, default: 10}}
+tables:
+  odds:
+    provenance: house-rule
+    match: range
+    rows:
+      - {range: [null, 0], bonus: -1}
+      - {range: [1, null], bonus: 1}
+entry: {battle: fight}
+procedures:
+  fight:
+"""
+
+
+def errors_of(steps: str) -> list[str]:
+    doc = load_yaml("tiny.yaml", text=BASE + steps)
+    with pytest.raises(ValidationFailed) as failed:
+        compile_ruleset(doc)
+    return [e.render() for e in failed.value.errors]
+
+
+def test_a_valid_ruleset_compiles():
+    doc = load_yaml("tiny.yaml", text=BASE + "    - set: {x: \"lookup('odds', 3).bonus\"}\n")
+    rs = compile_ruleset(doc)
+    assert rs.lookup("odds", 3).bonus == 1
+    assert rs.lookup("odds", 3, shift=-1).bonus == -1
+
+
+def test_unknown_step_names_its_position_and_the_closest_step():
+    (err,) = errors_of("    - rol: 3d\n")
+    assert err.startswith("tiny.yaml:19:7")
+    assert "unknown step 'rol'" in err and "did you mean 'roll'" in err
+
+
+def test_undefined_name():
+    (err,) = errors_of("    - set: {x: 'skil + 1'}\n")
+    assert "tiny.yaml:19:16" in err and "the name 'skil' is not defined here" in err
+
+
+def test_names_are_known_after_the_step_that_sets_them():
+    doc = load_yaml("tiny.yaml", text=BASE + "    - set: {a: 1}\n    - set: {b: 'a + 1'}\n")
+    compile_ruleset(doc)
+
+
+def test_missing_table():
+    (err,) = errors_of("    - lookup: oddz\n      key: 1\n      as: r\n")
+    assert "there is no table 'oddz'" in err and "did you mean 'odds'" in err
+
+
+def test_missing_table_inside_an_expression():
+    (err,) = errors_of("    - set: {x: \"lookup('od', 1)\"}\n")
+    assert "there is no table 'od'" in err
+
+
+def test_bad_expression_shows_a_caret():
+    (err,) = errors_of("    - set: {x: '1 +* 2'}\n")
+    assert "cannot read expression" in err and "^" in err
+
+
+def test_bad_dice():
+    (err,) = errors_of("    - roll: 1d0\n      as: r\n")
+    assert "tiny.yaml:19:13" in err and "at least 1 side" in err
+
+
+def test_unknown_function():
+    (err,) = errors_of("    - set: {x: 'maxx(1, 2)'}\n")
+    assert "unknown function 'maxx'" in err and "did you mean 'max'" in err
+
+
+def test_unknown_option_of_a_step():
+    (err,) = errors_of("    - roll: 3d\n      ass: r\n")
+    assert "`roll` step has no option 'ass'" in err and "did you mean 'as'" in err
+
+
+def test_forbidden_constructs_are_rejected():
+    (err,) = errors_of("    - set: {x: 'lambda: 1'}\n")
+    assert "Lambda" in err
+    (err,) = errors_of("    - set: {x: 'battle.__class__'}\n")
+    assert "'_' are not allowed" in err
+
+
+def test_repeat_without_an_end_is_a_load_error():
+    (err,) = errors_of("    - repeat: {do: [{set: {x: 1}}]}\n")
+    assert "never end" in err
+
+
+def test_all_errors_are_collected():
+    errs = errors_of("    - rol: 3d\n    - set: {x: 'nope'}\n    - call: nowhere\n")
+    assert len(errs) == 3
+
+
+def test_table_without_provenance():
+    text = BASE.replace("    provenance: house-rule\n", "") + "    - set: {x: 1}\n"
+    with pytest.raises(ValidationFailed) as failed:
+        compile_ruleset(load_yaml("tiny.yaml", text=text))
+    assert "does not say where it comes from" in failed.value.errors[0].message
