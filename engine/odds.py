@@ -8,6 +8,7 @@ from typing import Any
 
 from stratagem.model.documents import Scenario
 from stratagem.model.ruleset import Ruleset
+from stratagem.interp.trace import Label
 from stratagem.model.values import plain
 
 
@@ -22,6 +23,8 @@ def outcome_of(ruleset: Ruleset, root: Any) -> str:
         value = getattr(root, names[0]) if names else None
     if hasattr(value, "label") and callable(value.label):
         value = value.label()
+    if isinstance(value, Label):
+        return value.key
     return "—" if value is None else str(plain(value))
 
 
@@ -66,6 +69,8 @@ def render_odds(ruleset: Ruleset, figures: dict[str, Any], lang: str) -> str:
     lines = [t.t("report.ruleset", ruleset=t.title(ruleset.id)),
              t.t("report.battles", n=figures["battles"]), ""]
     for outcome, data in figures["outcomes"].items():
+        if outcome.startswith("enum.") and t.catalog.message(outcome) is not None:
+            outcome = t.t(outcome)
         lines.append(t.t("report.odds", outcome=outcome, percent=data["percent"],
                          n=data["count"]))
     side_kind = next(iter(ruleset.kinds["battle"].children.values()))

@@ -174,23 +174,34 @@ def render_report(result: BattleResult, lang: str = "en", explain: bool = False)
     if explain:
         lines.append("")
         lines.append(t.t("report.explain_header"))
-        for event in result.trace:
-            lines.append("  " + "  " * event.depth + message(t, event))
+        lines.extend(_explained(t, result.trace))
     return "\n".join(lines) + "\n"
 
 
 def render_rating(rated: RatedArmy, lang: str = "en", explain: bool = False) -> str:
+    """The rate procedure's summary messages, then each entity's rated values
+    (`report.rate`, else the battle report's fields; every derived value with `explain`)."""
     rs = rated.ruleset
     t = translator(rs, lang)
-    lines = [t.t("report.ruleset", ruleset=t.title(rs.id)), ""]
+    lines = [t.t("report.ruleset", ruleset=t.title(rs.id))]
+    summary = [e for e in rated.trace if e.level == "summary"]
+    if summary:
+        lines.append("")
+        lines.extend(f"  {message(t, e)}" for e in summary)
+    lines.append("")
     for _, entity, indent in _pairs(None, rated.side):
-        names = list(rs.report.get(entity.kind_name, []))
-        names += [d for d in entity.declaration.derived if d not in names]
+        kind = entity.kind_name
+        names = list(rs.rate_report.get(kind) or rs.report.get(kind, []))
+        if explain:
+            names += [d for d in entity.declaration.derived if d not in names]
         line = _fields_line(t, None, entity, names)
         lines.append(f"{indent}{entity.label()}: {line}" if line else f"{indent}{entity.label()}")
     if explain and rated.trace:
         lines.append("")
         lines.append(t.t("report.explain_header"))
-        for event in rated.trace:
-            lines.append("  " + "  " * event.depth + message(t, event))
+        lines.extend(_explained(t, rated.trace))
     return "\n".join(lines) + "\n"
+
+
+def _explained(t: Translator, trace: list[Event]) -> list[str]:
+    return ["  " + "  " * e.depth + message(t, e) for e in trace if e.level != "quiet"]

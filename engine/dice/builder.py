@@ -28,12 +28,9 @@ from stratagem.dice.ast import (
     has_dice,
 )
 from stratagem.dice.config import DiceDialect
-from stratagem.dice.errors import DiceError, DiceSyntaxError
+from stratagem.dice.errors import DiceError, DiceLimitError, DiceSyntaxError
 from stratagem.dice.messages import translate
 from stratagem.resources import data_dir
-
-#: The functions of the language and what each takes.
-FUNCTIONS = ("min", "max", "ceil", "floor")
 
 
 @cache
@@ -97,7 +94,15 @@ class _ToAst(Transformer_NonRecursive):
         return count, body, percent is not None
 
     def int(self, children: list[Token]) -> Const:
-        return Const(int(children[0]))
+        token = children[0]
+        try:
+            return Const(int(token))
+        except ValueError:  # over Python's limit on the digits of an int (4300)
+            raise DiceLimitError(
+                f"a number of {len(token)} digits is too long",
+                text=self.text,
+                pos=token.start_pos,
+            ) from None
 
     def name(self, children: list[Token]) -> Name:
         token = children[0]

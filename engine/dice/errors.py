@@ -34,10 +34,19 @@ def caret_context(text: str, pos: int) -> str:
 
 
 def short(number: int) -> str:
-    """``number`` for a message; a huge one as "a 900-digit number"."""
-    text = str(number)
-    digits = len(text.lstrip("-"))
-    return text if digits <= 15 else f"{'-' if number < 0 else ''}a {digits}-digit number"
+    """``number`` for a message; a huge one as "a number of about 900 digits"."""
+    if -(10**15) < number < 10**15:
+        return str(number)
+    digits = int(abs(number).bit_length() * 0.30103) + 1
+    return f"{'minus ' if number < 0 else ''}a number of about {digits} digits"
+
+
+def as_text(number: int) -> str:
+    """``str(number)``, or :func:`short` past Python's limit on the digits of an int."""
+    try:
+        return str(number)
+    except ValueError:
+        return short(number)
 
 
 class DiceError(StratagemError):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 
 from stratagem.dice.ast import Call, CeilDiv, Const, Die, Name, Neg, Node, Product, Sum
+from stratagem.dice.errors import as_text
 from stratagem.dice.roller import Group
 
 _ATOM, _UNARY, _PRODUCT, _SUM = 4, 3, 2, 1
@@ -42,10 +43,10 @@ def _wrap(part: tuple[str, int], below: int, right: bool = True) -> str:
 
 def _render(node: Node, env: Mapping[str, int], groups: Iterator[Group]) -> tuple[str, int]:
     if isinstance(node, Const):
-        return str(node.value), _ATOM
+        return as_text(node.value), _ATOM
     if isinstance(node, Name):
         value = env[node.name]
-        return (str(value), _ATOM) if value >= 0 else (str(value), _UNARY)
+        return as_text(value), _ATOM if value >= 0 else _UNARY
     if isinstance(node, Die):
         return show_group(next(groups)), _ATOM
     if isinstance(node, Neg):

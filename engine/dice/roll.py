@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, NamedTuple
 
-from stratagem.dice.errors import DiceLimitError, DiceValueError, short
+from stratagem.dice.errors import DiceLimitError, DiceValueError, as_text, short
 from stratagem.dice.expr import NO_NAMES
 from stratagem.dice.render import render
 from stratagem.dice.resolve import Env
@@ -105,19 +105,21 @@ class RollResult:
         repetition lists each result then the total.
         """
         pct = "%" if self.is_percent else ""
+        total = as_text(self.total) + pct
         if self.source == "stated":
-            shown = ", ".join(f"{v}{pct}" for v in self.values)
-            tail = f"; total {self.total}{pct}" if len(self.values) > 1 else ""
+            shown = ", ".join(as_text(v) + pct for v in self.values)
+            tail = f"; total {total}" if len(self.values) > 1 else ""
             return f"{self.text} = {shown} (stated){tail}"
         env = dict(self.env)
         parts = []
         for value, groups in zip(self.values, self.groups):
             shown = render(self.expr.body, env, iter(groups))
-            plain = shown in (str(value), self.text.replace(" ", "").rstrip("%"))
-            parts.append(f"{value}{pct}" if plain else f"{shown} = {value}{pct}")
+            number = as_text(value)
+            plain = shown in (number, self.text.replace(" ", "").rstrip("%"))
+            parts.append(number + pct if plain else f"{shown} = {number}{pct}")
         if len(parts) == 1:
             return f"{self.text} = {parts[0]}"
-        return f"{self.text} = {'; '.join(parts)}; total {self.total}{pct}"
+        return f"{self.text} = {'; '.join(parts)}; total {total}"
 
     def to_dict(self) -> dict[str, object]:
         """A JSON-ready summary (the ``--json`` output of ``stratagem roll``)."""

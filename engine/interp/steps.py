@@ -35,8 +35,8 @@ class Step:
         self.when: Expr | None = c.expr(node, "when") if "when" in node else None
         self.event: str | None = node.get("event")
         self.level: str = node.get("level", "detail")
-        if self.level not in ("summary", "detail"):
-            c.error(f"level must be 'summary' or 'detail', not '{self.level}'",
+        if self.level not in ("summary", "detail", "quiet"):
+            c.error(f"level must be 'summary', 'detail' or 'quiet', not '{self.level}'",
                     c.where(node, "level"))
         self.params: dict[str, Expr] = {}
         if self.event:
@@ -710,11 +710,12 @@ class RequireStep(Step):
     """``require: EXPR, message: KEY`` — a rule the scenario must meet."""
 
     kind = "require"
-    keys = ("message",)
+    keys = ("message", "at")
 
     def __init__(self, c: Compiler, node: Mapping[str, Any]) -> None:
         super().__init__(c, node)
         self.cond = c.expr(node, "require")
+        self.at = c.expr(node, "at") if "at" in node else None
         self.message = str(node.get("message") or "")
         if self.message:
             c.message_keys.add(self.message)
@@ -724,9 +725,19 @@ class RequireStep(Step):
             return
         params = {name: run.eval(expr, scope) for name, expr in self.params.items()}
         text = run.ruleset.translate(self.message, params, run.lang) if self.message else None
+        location = self.location
+        if self.at is not None:
+            culprit = run.eval(self.at, scope)
+            if isinstance(culprit, Entity) and culprit.origin is not None:
+                location = culprit.origin
         raise StratagemError(text or f"the scenario breaks a rule of this ruleset: "
-                                     f"{self.cond.text}", location=self.location,
-                             hint="change the scenario so that the rule holds")
+                                     f"{self.cond.text}", location=location,
+                             hint=f"change the scenario so that the rule holds "
+                                  f"(`{self.cond.text}`, {self.at_text()})")
+
+    def at_text(self) -> str:
+        loc = self.location
+        return f"{loc}" if loc is not None else "the ruleset"
 
 
 STEPS: dict[str, type[Step]] = {

@@ -357,7 +357,9 @@ def compile_enums(c: Compiler, doc: Mapping[str, Any]) -> dict[str, tuple[str, .
 
 
 def compile_field(c: Compiler, name: str, body: Any, loc: Location | None,
-                  enums: Mapping[str, tuple[str, ...]], owner: str) -> FieldSpec | None:
+                  enums: Mapping[str, tuple[str, ...]], owner: str,
+                  labelled: bool = True) -> FieldSpec | None:
+    """Compile a field declaration. ``labelled`` fields get locale keys (table columns don't)."""
     if isinstance(body, str):
         body = {"type": body}
     if not isinstance(body, Mapping):
@@ -379,7 +381,7 @@ def compile_field(c: Compiler, name: str, body: Any, loc: Location | None,
                         c.where(body, "enum"), hint=closest(body["enum"], enums))
         elif "values" in body:
             values = tuple(str(v) for v in body["values"])
-            for v in values:
+            for v in values if labelled else ():
                 c.message_keys.add(f"enum.{name}.{v}")
         elif "table" in body:
             table = c.tables.get(str(body["table"]))
@@ -388,20 +390,21 @@ def compile_field(c: Compiler, name: str, body: Any, loc: Location | None,
                         c.where(body, "table"), hint=closest(body["table"], c.tables))
             else:
                 values = tuple(str(k) for k in table.keys())
-                for v in values:
+                for v in values if labelled else ():
                     c.message_keys.add(f"enum.{table.name}.{v}")
         else:
             c.error(f"enum field '{owner}' needs `enum:`, `values:` or `table:`", loc)
     of = None
     if ftype == "list" and "of" in body:
-        of = compile_field(c, name, body["of"], c.where(body, "of"), enums, owner)
+        of = compile_field(c, name, body["of"], c.where(body, "of"), enums, owner, labelled)
     spec = FieldSpec(
         name=name, type=ftype, required=bool(body.get("required", False)),
         optional=bool(body.get("optional", False)) or ftype == "any",
         minimum=exact(body.get("min")), maximum=exact(body.get("max")), values=values, of=of,
         location=loc, enum_key=enum_key or (of.enum_key if of else None),
     )
-    c.message_keys.add(f"field.{owner}")
+    if labelled:
+        c.message_keys.add(f"field.{owner}")
     if "default" in body:
         default = body["default"]
         try:
@@ -432,7 +435,11 @@ def compile_tables(c: Compiler, doc: Mapping[str, Any]) -> dict[str, Table]:
             c.error(f"table '{name}': unknown match '{match}'", c.where(body, "match"),
                     hint=closest(match, MATCHES) or "match: " + ", ".join(MATCHES))
             continue
-        columns = {str(k): str(v) for k, v in (body.get("columns") or {}).items()}
+        declared = body.get("columns") or {}
+        columns = {str(k): str(v.get("type", "any") if isinstance(v, Mapping) else v)
+                   for k, v in declared.items()}
+        key_cells = {"range": ("range",), "threshold": ("at_least",), "keys": ("keys",),
+                     "exact": ("key",)}[match]
         rows: list[Row] = []
         for i, raw in enumerate(body["rows"]):
             rloc = c.where(body["rows"], i)
@@ -442,7 +449,7 @@ def compile_tables(c: Compiler, doc: Mapping[str, Any]) -> dict[str, Table]:
             key = _row_key(c, name, match, raw, rloc)
             cells: dict[str, Any] = {}
             for col, value in raw.items():
-                if col in ("range", "keys", "at_least") or (col == "key" and match == "exact"):
+                if col in key_cells:
                     continue
                 ctype = columns.get(str(col))
                 if ctype == "dice" and value is not None:
@@ -466,7 +473,35 @@ def compile_tables(c: Compiler, doc: Mapping[str, Any]) -> dict[str, Table]:
         c.message_keys.add(f"table.{name}")
         tables[str(name)] = Table(str(name), match, rows, columns, body.get("provenance"),
                                   body.get("source"), loc)
+    c.tables = tables
+    for name, table in tables.items():
+        _check_columns(c, doc["tables"][name], table)
     return tables
+
+
+def _check_columns(c: Compiler, body: Mapping[str, Any], table: Table) -> None:
+    """Check cells of typed columns (int, number, bool, str, enum, list) like fields."""
+    declared = body.get("columns") or {}
+    for col, decl in declared.items():
+        ctype = table.columns[str(col)]
+        if ctype in ("dice", "expr", "any"):
+            continue
+        spec = compile_field(c, str(col), decl, c.where(declared, col), {
+            **{k: tuple(map(str, v)) for k, v in (c.doc.get("enums") or {}).items()
+               if isinstance(v, list)},
+            **{k: tuple(map(str, v)) for k, v in (c.doc.get("enums") or {}).items()
+               if isinstance(v, Mapping)}}, f"{table.name}.{col}", labelled=False)
+        if spec is None:
+            continue
+        raw_rows = body["rows"]
+        for row, raw in zip(table.rows, raw_rows):
+            if str(col) not in row._cells:
+                continue
+            try:
+                row._cells[str(col)] = spec.check(row._cells[str(col)], c.where(raw, col),
+                                                  f"table '{table.name}' column")
+            except StratagemError as err:
+                c.errors.append(err)
 
 
 def _exact_deep(value: Any) -> Any:

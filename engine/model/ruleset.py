@@ -22,7 +22,7 @@ from stratagem.model.compiler import (
 )
 from stratagem.model.entities import Entity, EntityKind
 from stratagem.model.tables import Row, Table
-from stratagem.model.values import exact, where
+from stratagem.model.values import closest, exact, where
 
 TOP_LEVEL = (
     "kind", "id", "title", "description", "version", "extends", "include", "dice", "limits",
@@ -52,6 +52,8 @@ class Ruleset:
         self.procedures: dict[str, Procedure] = {}
         self.entry: dict[str, str] = {}
         self.report: dict[str, list[str]] = {}
+        #: What `stratagem rate` shows per kind (`report.rate`), else the battle report's fields.
+        self.rate_report: dict[str, list[str]] = {}
         self.notes: list[Any] = []
         self.limits = RunLimits()
         self.dialect: Any = None
@@ -197,10 +199,7 @@ def compile_ruleset(doc: Mapping[str, Any], ref: str | None = None) -> Ruleset:
         c.error("the ruleset has no `entry: {battle: PROCEDURE}`", where(doc),
                 hint="name the procedure `stratagem battle` runs")
     report = doc.get("report") or {}
-    for kind, fields in report.items():
-        rs.report[str(kind)] = [str(f) for f in (fields or [])]
-        if str(kind) not in rs.kinds and not c.errors:
-            c.error(f"`report` names unknown entity kind '{kind}'", where(report, kind))
+    rs.report, rs.rate_report = _compile_report(c, report, rs.kinds)
     if "outcome" in doc:
         with c.procedure_scope({"battle"}):
             rs.outcome = c.expr(doc, "outcome")
@@ -211,6 +210,35 @@ def compile_ruleset(doc: Mapping[str, Any], ref: str | None = None) -> Ruleset:
     if c.errors:
         raise ValidationFailed(_sorted_errors(c.errors))
     return rs
+
+
+def _compile_report(c: Compiler, report: Mapping[str, Any], kinds: Mapping[str, EntityKind]
+                    ) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """`report: {kind: [names]}` plus an optional `rate: {kind: [names]}`; every name must be a
+    field or derived value of its kind, and its label is a message key."""
+    battle: dict[str, list[str]] = {}
+    rate: dict[str, list[str]] = {}
+    for key, value in report.items():
+        target, node = (rate, value) if key == "rate" else (battle, {key: value})
+        if not isinstance(node, Mapping):
+            c.error("`report.rate` takes {kind: [names]}", where(report, key))
+            continue
+        for kind, names in node.items():
+            loc = where(node, kind)
+            if str(kind) not in kinds:
+                c.error(f"`report` names unknown entity kind '{kind}'", loc,
+                        hint=closest(kind, kinds))
+                continue
+            members = kinds[str(kind)].member_names()
+            target[str(kind)] = []
+            for i, name in enumerate(names or []):
+                if name not in members:
+                    c.error(f"`report`: a {kind} has no field or derived value '{name}'",
+                            where(names, i), hint=closest(name, members))
+                    continue
+                target[str(kind)].append(str(name))
+                c.message_keys.add(f"field.{kind}.{name}")
+    return battle, rate
 
 
 def _sorted_errors(errors: list[StratagemError]) -> list[StratagemError]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from fractions import Fraction
+from functools import cache
 
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
@@ -35,6 +36,7 @@ INT = st.integers(0, 12).map(str)
 NAME = st.sampled_from(sorted(NAMES))
 
 
+@cache
 def static_sum(depth: int) -> st.SearchStrategy[str]:
     """``sum`` without dice (what a count, sides, keep or repeat count may be)."""
     atom = (
@@ -54,6 +56,7 @@ def value(depth: int) -> st.SearchStrategy[str]:
     )
 
 
+@cache
 def dice(depth: int) -> st.SearchStrategy[str]:
     """``dice: [value] die [BANG] [keep]``.
 
@@ -79,6 +82,7 @@ def dice(depth: int) -> st.SearchStrategy[str]:
     )
 
 
+@cache
 def sum_rule(depth: int) -> st.SearchStrategy[str]:
     """``sum`` / ``product`` / ``unary`` / ``postfix`` / ``atom`` with dice."""
     if depth <= 0:
@@ -99,18 +103,10 @@ def sum_rule(depth: int) -> st.SearchStrategy[str]:
         atom = st.one_of(plain, dice(depth - 1))
     # One unary minus, never straight before a written number of dice (that is refused).
     unary = st.one_of(atom, _join(st.just("-"), plain))
-    product = st.lists(unary, min_size=1, max_size=3).flatmap(
-        lambda items: st.lists(
-            st.sampled_from(["*", "/"]), min_size=len(items) - 1, max_size=len(items) - 1
-        ).map(lambda ops: items[0] + "".join(o + i for o, i in zip(ops, items[1:])))
-    )
-    return st.lists(product, min_size=1, max_size=3).flatmap(
-        lambda items: st.lists(
-            st.tuples(_space, st.sampled_from(["+", "-"]), _space).map("".join),
-            min_size=len(items) - 1,
-            max_size=len(items) - 1,
-        ).map(lambda ops: items[0] + "".join(o + i for o, i in zip(ops, items[1:])))
-    )
+    factors = st.lists(st.tuples(st.sampled_from(["*", "/"]), unary).map("".join), max_size=2)
+    product = _join(unary, factors.map("".join))
+    plus = st.tuples(_space, st.sampled_from(["+", "-"]), _space, product).map("".join)
+    return _join(product, st.lists(plus, max_size=2).map("".join))
 
 
 def expressions(depth: int = 2) -> st.SearchStrategy[str]:

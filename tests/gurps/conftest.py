@@ -90,3 +90,19 @@ def unit(side: Any, name: str) -> Any:
         if u.name == name:
             return u
     raise AssertionError(f"no unit {name!r}")
+
+
+@pytest.fixture
+def fight(tmp_path: Path) -> Callable[..., Any]:
+    """Write a scenario (YAML text) and fight it: ``fight(text, dice=[...], **run_battle_kw)``."""
+    from stratagem.api import run_battle
+
+    counter = {"n": 0}
+
+    def run(text: str, **kwargs: Any):
+        counter["n"] += 1
+        path = tmp_path / f"scenario{counter['n']}.yaml"
+        path.write_text(text, encoding="utf-8")
+        return run_battle(path, **kwargs)
+
+    return run

@@ -9,7 +9,7 @@ import pytest
 
 from stratagem.api import load_scenario, run_battle
 
-from .conftest import unit
+from .conftest import one, unit
 
 
 @pytest.mark.parametrize("quality, morale, mult, battles", [
@@ -217,15 +217,19 @@ def test_missed_pay_extra_pay_and_conscripts(army):
 
 def test_random_quality_rerolls_veterans_for_a_new_unit(tmp_path: Path):
     """Seed 000, Troop Quality table: «* — бросьте повторно, если Вы создаете новый отряд»:
-    a newly raised unit rolling 17 (Veteran) rolls again; a 10 is Average."""
+    a newly raised unit rolling 17 (Veteran) rolls again and a 10 makes it Average; a unit
+    that is not new keeps the Veteran it rolled."""
     path = tmp_path / "s.yaml"
     path.write_text(
         "kind: scenario\nruleset: gurps-mass-combat\nsides:\n"
         "  - name: A\n    strategy: 12\n    units:\n"
         "      - {name: Levy, troop: light_infantry, count: 50, roll_quality: true, raised: true}\n"
+        "      - {name: Old, troop: light_infantry, count: 50, roll_quality: true}\n"
         "  - name: B\n    strategy: 12\n    units: [{name: W, troop: light_infantry, count: 50}]\n",
         encoding="utf-8")
-    result = run_battle(path, dice=[17, 10], dice_fallback=True, seed=1)
-    assert result.start.sides[0].units[0].quality == "average"    # before: the default
-    levy = result.root.sides[0].units[0]
-    assert levy.battles == 4 and levy.quality == "average"          # rolled Average, then fought
+    result = run_battle(path, dice=[17, 10, 17], dice_fallback=True, seed=1)
+    rolls = [(e.values["for"], e.values["total"]) for e in result.trace
+             if e.step == "roll" and e.values.get("for") in ("Levy", "Old")]
+    assert rolls[:3] == [("Levy", 17), ("Levy", 10), ("Old", 17)]
+    assert one(result, "muster.quality", unit="Levy")["quality"].key == "enum.quality.average"
+    assert one(result, "muster.quality", unit="Old")["quality"].key == "enum.quality.veteran"

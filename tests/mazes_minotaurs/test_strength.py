@@ -116,3 +116,22 @@ def test_followers_take_the_usual_percentage(write):
     assert found["Four followers"].count == 4
     assert found["Five followers"].count == 4
     assert found["Hoplites"].count == 80
+
+
+def test_a_mixed_regiment_is_committed_as_one(write):
+    # seed 003, «Фаза стратегии»: the general commits regiments or holds them back; the parts
+    # of a mixed regiment («Сила полка») move together, by the regiment's name.
+    text = duel(
+        "      - {name: Men of the phalanx, regiment: Phalanx, creature: human, count: 100}\n"
+        "      - {name: Centaurs of the phalanx, regiment: Phalanx, creature: centaur, bf: 8,"
+        " count: 50}\n"
+        "      - {name: Skirmishers, creature: human, equipment: 0, count: 50}",
+        "      - {name: Raiders, creature: tragos, count: 100}",
+        decisions="  risk: {\"*\": 0}\n  engage: {Phalanx: false}")
+    result = run_battle(write(text), dice=[10, 9])
+    reserve = sorted(name(e["unit"]) for e in events(result.trace, "strategy.reserve"))
+    assert reserve == ["Centaurs of the phalanx", "Men of the phalanx"]
+    asked = [e.values.get("for") for e in result.trace
+             if e.step == "decide" and e.values.get("decision") == "engage"
+             and e.procedure == "strategy_phase"]
+    assert asked == ["Phalanx", "Skirmishers", "Raiders"]
