@@ -26,6 +26,9 @@ TABLE_FUNCTIONS = ("lookup", "row", "has", "keys", "rows")
 
 _PLACEHOLDER = compile_expr("0")
 
+#: Cells any row may carry besides its declared columns.
+FREE_CELLS = ("id", "note", "notes", "source", "label")
+
 
 class Compiler:
     """Collects errors while compiling one ruleset document."""
@@ -450,6 +453,10 @@ def compile_tables(c: Compiler, doc: Mapping[str, Any]) -> dict[str, Table]:
             cells: dict[str, Any] = {}
             for col, value in raw.items():
                 if col in key_cells:
+                    continue
+                if declared and col not in columns and col not in FREE_CELLS:
+                    c.error(f"table '{name}' has no column '{col}'", c.key_where(raw, col),
+                            hint=closest(col, columns) or "declare it under `columns:`")
                     continue
                 ctype = columns.get(str(col))
                 if ctype == "dice" and value is not None:

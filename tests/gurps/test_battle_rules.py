@@ -143,8 +143,8 @@ def test_captured_artillery_and_loot(fight):
     assert result.root.field_held_by == "Red"
     dead = unit(blue_side, "Blue foot").dead
     assert dead == 12
-    assert red_side.loot_value == dead * 5000 / 3
-    assert red_side.loot_sale_value == dead * 5000 * 20 / 100
+    assert red_side.loot_value == dead * 5000 // 3
+    assert red_side.loot_sale_value == dead * 5000 * 20 // 100
 
 
 def test_after_a_draw_each_side_keeps_half_its_lost_artillery(fight):

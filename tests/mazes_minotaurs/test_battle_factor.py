@@ -1,4 +1,4 @@
-"""Battle Factor: (2 × aggression + equipment + special abilities) × size (seed 003, «Боевой Фактор»).
+"""Battle Factor = (2 × aggression + equipment + abilities) × size (seed 003, «Боевой Фактор»).
 
 Each test quotes the seed's worked example it reproduces. Units are rated through
 army files, so the catalogue, the unit's own fields and the derived values all count.
@@ -54,7 +54,8 @@ def test_missile_abilities_count_only_with_bows(write):
     # тип отрядов, которые могут использовать премии от способностей связанных с
     # дистанционным оружием"; javelins count as melee.
     found = _rate(write, """
-  - {name: Bowmen, creature: human, equipment: 1, bows: true, abilities: [missile_weapons], count: 1}
+  - {name: Bowmen, creature: human, equipment: 1, bows: true, abilities: [missile_weapons],
+     count: 1}
   - {name: Javelineers, creature: human, equipment: 1, abilities: [missile_weapons], count: 1}
 """)
     assert found["Bowmen"].battle_factor == 2 + 1 + 1 + 1

@@ -10,7 +10,8 @@ FOUR_HOURS = "{mode: land, max_rounds: 4}"
 
 
 def _fatigue(result, side: str) -> list[int]:
-    return [e["fatigue"] for e in events(result.trace, "round.modifiers") if name(e["side"]) == side]
+    return [e["fatigue"] for e in events(result.trace, "round.modifiers")
+            if name(e["side"]) == side]
 
 
 def test_fatigue_after_more_rounds_than_bf(write):

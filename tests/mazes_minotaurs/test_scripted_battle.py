@@ -48,7 +48,9 @@ def test_crushing_victory_choices(battle):
     assert side_losses[1] == ("Argos", 10, losses(100, 10))
     # hour 2, intensity 6: Thebes loses 60 %, Argos nothing (no losses reported for it)
     assert side_losses[2][:2] == ("Thebes", 60)
-    assert side_losses[3][:2] == ("Argos", 10)  # hour 3
+    # hour 3, intensity 2: the tragos lose 20 %, Argos 10 % (now with its horsemen)
+    assert side_losses[3:] == [("Thebes", 20, losses(60, 20)),
+                               ("Argos", 10, losses(90, 10) + losses(20, 10))]
     assert units(battle)["Hoplites"].lost == losses(100, 10) + losses(90, 10)
 
 
