@@ -66,7 +66,7 @@ def load_army(path: str | Path, ruleset: Ruleset | None = None) -> Army:
     rs = ruleset or ruleset_for_document(doc, path)
     root = rs.new_entity(rs.kinds["battle"], {}, None)
     side = build_army(rs, doc, root)
-    root._f[sides_collection(rs)].append(side)
+    root.adopt(sides_collection(rs), side)
     return Army(rs, side, root, str(path))
 
 
@@ -197,12 +197,14 @@ def derived_values(entity: Entity) -> dict[str, Any]:
 
 
 def rate_army(army: str | Path | Army, *, explain: bool = True,
-              decisions: Mapping[str, Any] | None = None, seed: int = 0) -> RatedArmy:
+              decisions: Mapping[str, Any] | None = None, seed: int = 0,
+              lang: str = "en") -> RatedArmy:
     """Run the ruleset's `entry.rate` procedure (if any) on one army."""
     if not isinstance(army, Army):
         army = load_army(army)
     rs = army.ruleset
     run = Run(rs, army.root, SeededDice(seed), Decisions(decisions), tracing=explain)
+    run.lang = lang
     proc = rs.entry.get("rate")
     if proc:
         params = rs.procedures[proc].params

@@ -29,9 +29,10 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from stratagem.api import rate_army
 
-    rated = rate_army(args.army, explain=True)
+    lang = args.lang or default_lang()
+    rated = rate_army(args.army, explain=True, lang=lang)
     if args.json:
         write_out(rated.to_json())
     else:
-        write_out(rated.report(lang=args.lang or default_lang(), explain=args.explain))
+        write_out(rated.report(lang=lang, explain=args.explain))
     return 0

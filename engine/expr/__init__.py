@@ -342,6 +342,13 @@ def compile_expr(text: Any, location: Location | None = None) -> Expr:
                 location=location,
                 hint="use arithmetic, comparisons, `and/or/not`, `x if c else y` and functions",
             )
+        if isinstance(node, ast.Call) and not isinstance(node.func, ast.Name):
+            raise ExpressionError(
+                f"`{source}` calls a method; rule expressions call only functions",
+                location=location,
+                hint="expressions never change the state: use a function such as len(), "
+                     "sorted(), sum(), or a step such as `update`",
+            )
         if isinstance(node, ast.Attribute) and node.attr.startswith("_"):
             raise ExpressionError(f"`{source}`: names starting with '_' are not allowed",
                                   location=location)

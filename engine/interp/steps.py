@@ -581,7 +581,7 @@ class UpdateStep(Step):
                         location=self.location,
                         hint=closest(name, fields) or "declare it under the kind's fields")
                 old = entity._f.get(name)
-                entity._f[name] = value
+                entity.set(name, value)
                 changes[name] = [old, value]
             self.emit(run, scope, {"entity": entity, "changes": changes},
                       params={"entity": entity, **{k: v[1] for k, v in changes.items()}})
@@ -644,7 +644,7 @@ class CreateStep(Step):
                 raise StratagemError(f"a {kind.name} has no field '{name}'",
                                      location=self.location)
             entity._f[name] = run.eval(expr, scope)
-        getattr(parent, self.collection).append(entity)
+        parent.adopt(self.collection, entity)
         if self.target:
             scope[self.target] = entity
         self.emit(run, scope, {"entity": entity, "in": parent}, params={"entity": entity})

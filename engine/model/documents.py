@@ -118,7 +118,7 @@ def build_army(ruleset: Ruleset, doc: Mapping[str, Any], parent: Entity,
         extra = builder.entity(side_kind(ruleset), overrides, parent, skip=("army",))
         for key in overrides:
             if key != "army" and key in extra._f:
-                side._f[key] = extra._f[key]
+                side.set(key, extra._f[key])
     if builder.errors:
         raise ValidationFailed(builder.errors)
     return side
@@ -137,7 +137,7 @@ def build_scenario(ruleset: Ruleset, doc: Mapping[str, Any], base_dir: Path,
     battle_node = doc.get("battle") or {}
     root = builder.entity(ruleset.kinds["battle"], battle_node, None)
     if doc.get("name") and not root._f.get("name"):
-        root._f["name"] = str(doc["name"])
+        root.set("name", str(doc["name"]))
     coll = sides_collection(ruleset)
     sides = doc.get("sides") or []
     if not isinstance(sides, list) or not sides:
@@ -156,7 +156,7 @@ def build_scenario(ruleset: Ruleset, doc: Mapping[str, Any], base_dir: Path,
                 side = build_army(ruleset, army_doc, root, side_node)
             else:
                 side = builder.entity(side_kind(ruleset), side_node, root, skip=ARMY_META)
-            root._f[coll].append(side)
+            root.adopt(coll, side)
         except ValidationFailed as failed:
             errors.extend(failed.errors)
         except StratagemError as err:

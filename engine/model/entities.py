@@ -109,10 +109,23 @@ class EntityKind:
         return set(self.fields) | set(self.children) | set(self.derived)
 
 
+class World:
+    """What the entities of one battle share: a version that every state change bumps.
+
+    Derived values are cached per entity and version: expressions cannot change the
+    state (they call no methods), so a cached value is valid until the next change.
+    """
+
+    __slots__ = ("version",)
+
+    def __init__(self) -> None:
+        self.version = 0
+
+
 class Entity:
     """One entity of the battle state. Fields, derived values and children are attributes."""
 
-    __slots__ = ("_kind", "_f", "_parent", "_rs", "_origin")
+    __slots__ = ("_kind", "_f", "_parent", "_rs", "_origin", "_w", "_cache", "_cv")
 
     def __init__(self, kind: EntityKind, values: dict[str, Any], parent: Entity | None,
                  ruleset: Ruleset, origin: Location | None = None) -> None:
@@ -121,6 +134,9 @@ class Entity:
         self._parent = parent
         self._rs = ruleset
         self._origin = origin
+        self._w = parent._w if parent is not None else World()
+        self._cache: dict[str, Any] = {}
+        self._cv = -1
 
     # -- access -------------------------------------------------------------------------
     def __getattr__(self, name: str) -> Any:
@@ -130,7 +146,14 @@ class Entity:
             pass
         expr = self._kind.derived.get(name)
         if expr is not None:
-            return self._rs.evaluator.eval(expr, EntityScope(self))
+            if self._cv != self._w.version:
+                self._cache.clear()
+                self._cv = self._w.version
+            try:
+                return self._cache[name]
+            except KeyError:
+                value = self._cache[name] = self._rs.evaluator.eval(expr, EntityScope(self))
+                return value
         if name == "parent":
             return self._parent
         if name == "kind":
@@ -149,7 +172,15 @@ class Entity:
         return getattr(self, name)
 
     def set(self, name: str, value: Any) -> None:
+        """Change a field (every change of the battle state goes through here)."""
         self._f[name] = value
+        self._w.version += 1
+
+    def adopt(self, collection: str, child: Entity) -> None:
+        """Add a child entity to one of this entity's collections."""
+        child._w = self._w
+        self._f[collection].append(child)
+        self._w.version += 1
 
     def has(self, name: str) -> bool:
         return name in self._f or name in self._kind.derived
@@ -199,6 +230,7 @@ class Entity:
 
     # -- copying (several battles from one scenario) --------------------------------------
     def clone(self, parent: Entity | None = None) -> Entity:
+        """A deep copy (children included); a copy of a root starts a new world."""
         values: dict[str, Any] = {}
         twin = Entity(self._kind, values, parent, self._rs, self._origin)
         for key, value in self._f.items():

@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from stratagem.api import load_ruleset, rate_army
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,15 +30,15 @@ def ww1():
 
 
 @pytest.fixture
-def army(tmp_path: Path) -> Callable[..., Any]:
-    """Write an army file and rate it: ``army(units, ruleset=..., **side_fields)`` → the side.
+def army_file(tmp_path: Path) -> Callable[..., Path]:
+    """Write an army file: ``army_file(units, ruleset=..., **side_fields)`` → its path.
 
     ``units`` is a list of YAML flow maps (one per unit); the side's own fields are given
     as keyword arguments (written as YAML scalars).
     """
     counter = {"n": 0}
 
-    def write(units: list[str], ruleset: str = "gurps-mass-combat", **side: Any):
+    def write(units: list[str], ruleset: str = "gurps-mass-combat", **side: Any) -> Path:
         counter["n"] += 1
         lines = ["kind: army", f"ruleset: {ruleset}", "name: Test army"]
         side.setdefault("strategy", 12)
@@ -49,9 +48,19 @@ def army(tmp_path: Path) -> Callable[..., Any]:
         lines += [f"  - {u}" for u in units]
         path = tmp_path / f"army{counter['n']}.yaml"
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        return rate_army(path).side
+        return path
 
     return write
+
+
+@pytest.fixture
+def army(army_file: Callable[..., Path]) -> Callable[..., Any]:
+    """Write an army file and rate it (`stratagem rate`): the side after the muster."""
+
+    def rate(units: list[str], ruleset: str = "gurps-mass-combat", **side: Any) -> Any:
+        return rate_army(army_file(units, ruleset, **side)).side
+
+    return rate
 
 
 def events(result: Any, key: str, **match: Any) -> list[dict[str, Any]]:

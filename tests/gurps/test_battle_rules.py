@@ -4,7 +4,7 @@ a small scenario and scripted dice."""
 from __future__ import annotations
 
 import pytest
-
+from stratagem.api import rate_army
 from stratagem.errors import StratagemError
 
 from .conftest import events, one, unit
@@ -373,3 +373,83 @@ sides:
     assert one(result, "contest.result")["winner"] == "A"
     keys = {e["side"].name: e["key"] for e in events(result, "casualties.side")}
     assert keys["B"] == -(11 - 0) and keys["C"] == -(11 - 2) and keys["A"] == 11 - 2
+
+
+def test_es_disruption_ward_and_shield(fight):
+    """Seed 000, «Создание помех врагу»: «ГМ ... назначит стоимость в очках ES и вероятный
+    модификатор Стратегии»; «Защита от Враждебных Сил»: «Каждое очко, отведенное на защиту,
+    блокирует одно очко ES оппонента ... Защита от влияний "общего действия" ... стоит в два
+    раза дороже»; Healing «отклоняет выбор противником «Удара по врагу» и отклоняется им»."""
+    blue = ["{name: Blue foot, troop: light_infantry, count: 30}"]             # TS 90
+    decisions = {"es_disruption_cost": {"Red": 3}, "es_disruption": {"Red": -2},
+                 "es_strike": {"Blue foot": 3}, "es_shield": {"Blue foot": 1}}
+    result = fight(scenario(RED, blue, red_extra="es: 6", blue_extra="es: 1"),
+                   dice=[5, 5], dice_fallback=True, seed=12, decisions=decisions)
+    assert one(result, "es.disruption", side="Red")["modifier"] == -2
+    assert one(result, "strategy.modifiers", side="Blue")["es"] == -2
+    struck = one(result, "es.unit", unit="Blue foot")
+    assert (struck["blocked"], struck["rows"]) == (1, -(2 * 100 // 90))
+    decisions["es_ward"] = {"Blue": 1}
+    decisions["es_shield"] = {"Blue foot": 0}
+    result = fight(scenario(RED, blue, red_extra="es: 6", blue_extra="es: 1"),
+                   dice=[5, 5], dice_fallback=True, seed=12, decisions=decisions)
+    # a ward of 1 point blocks nothing general (2 points a block): the disruption stands
+    assert one(result, "strategy.modifiers", side="Blue")["es"] == -2
+    result = fight(scenario(RED, blue, red_extra="es: 6", blue_extra="es: 2"),
+                   dice=[5, 5], dice_fallback=True, seed=12,
+                   decisions={**decisions, "es_ward": {"Blue": 2}})
+    assert events(result, "es.disruption_blocked", side="Red")
+    assert one(result, "strategy.modifiers", side="Blue")["es"] == 0
+
+
+@pytest.mark.parametrize("seer, bonus, skill", [
+    ("success", 1, 16), ("critical_success", 2, 16), ("failure", 0, 13),
+    ("failure_believed", 0, 10), ("failure_rejected", 0, 16),
+])
+def test_seers(fight, seer, bonus, skill):
+    """Seed 000, «Предсказатели»: «предсказатель, который сделает удачный бросок своего
+    навыка, дает +1 к броску Стратегии командующего, или +2 при критическом успехе. Если
+    предсказатель ошибся, то возьмите среднее арифметическое от его Стратегии и собственной
+    Стратегии командующего, если только последний ни верит каждому слову предсказателя
+    (используйте Стратегию предсказателя) или отвергает предсказание целиком»."""
+    result = fight(scenario(RED, BLUE, red_strategy="16\n    seer_strategy: 10"),
+                   dice=[5, 5], dice_fallback=True, seed=13, decisions={"seer": {"Red": seer}})
+    total = one(result, "strategy.total", side="Red")
+    assert one(result, "strategy.modifiers", side="Red")["seer"] == bonus
+    assert total["skill"] == skill
+
+
+def test_special_forces(fight):
+    """Seed 000, «Войска специального назначения»: «Разведка ... даст +1 или, если
+    использовалось много коммандос, +2 к Стратегии»; «Убийство вражеского лидера будет
+    Катастрофой для противника, если удастся ... если провалится, то Мораль врага будет
+    повышена, особенно если ваших шпионов публично казнят»."""
+    result = fight(scenario(RED, BLUE), dice=[5], dice_fallback=True, seed=14,
+                   decisions={"special_forces": {"Red": "assassination", "Blue": "commandos"}})
+    assert one(result, "catastrophe.assassination", side="Blue")
+    assert one(result, "catastrophe.result", side="Blue")["roll"] == 18
+    assert result.root.sides[1].commander_out
+    assert one(result, "strategy.modifiers", side="Blue")["forces"] == 2
+    result = fight(scenario(RED, BLUE), dice=[5, 5], dice_fallback=True, seed=14,
+                   decisions={"special_forces": {"Red": "assassination_executed"}})
+    assert one(result, "plans.spies_caught", side="Blue")["morale"] == 2
+
+
+def test_yrth_doctrines_and_low_mana(fight, army_file):
+    """Seed 000, Yrth, «Мегалос»: «Мегалосская военная тактика сильно зависит от магии,
+    поэтому они будут иметь пенальти к Стратегии на территориях без маны или с низким уровнем
+    маны» (−2, this ruleset's number); «Кайтнесс не использует магии в битвах»; the nations'
+    troops and qualities as data (`stratagem rate` says when an army departs from them)."""
+    result = fight(scenario(RED, BLUE, ruleset="gurps-mass-combat/yrth", battle="{mana: low}",
+                            red_extra="nation: megalos"), dice=[5, 5], dice_fallback=True,
+                   seed=15)
+    assert one(result, "strategy.modifiers", side="Red")["setting"] == -2
+    assert one(result, "strategy.modifiers", side="Blue")["setting"] == 0
+    rated = rate_army(army_file(["{name: Knights, troop: heavy_cavalry, quality: green, count: 10}",
+                                 "{name: Pikes, troop: pikemen, count: 10}",
+                                 "{name: Orcs, troop: heavy_cavalry, race: orc, count: 10}"],
+                                ruleset="gurps-mass-combat/yrth", nation="caithness", es=2))
+    assert one(rated, "yrth.untypical_quality", unit="Knights")
+    assert one(rated, "yrth.untypical_troop", unit="Pikes")
+    assert one(rated, "yrth.untypical_troop_race", unit="Orcs")
+    assert one(rated, "yrth.no_magic", side="Test army")

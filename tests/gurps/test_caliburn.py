@@ -4,9 +4,9 @@ examples/gurps/caliburn.yaml with the example's dice: every figure it prints."""
 from __future__ import annotations
 
 from fractions import Fraction
+from types import SimpleNamespace
 
 import pytest
-
 from stratagem.api import run_battle
 
 from .conftest import EXAMPLES, events, one, unit
@@ -18,15 +18,10 @@ def battle():
 
 
 def day(result, n):
-    """The events of day ``n`` (between its `day.start` and the next)."""
-
-    class Day:
-        trace = []
-
+    """The events of day ``n`` (from its `day.start` to the next), as a result-like object."""
     starts = [i for i, e in enumerate(result.trace) if e.key == "day.start"]
     starts.append(len(result.trace))
-    Day.trace = result.trace[starts[n - 1]:starts[n]]
-    return Day
+    return SimpleNamespace(trace=result.trace[starts[n - 1]:starts[n]])
 
 
 def test_armies_before_the_battle(battle):

@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from stratagem.api import load_scenario, run_battle
 
 from .conftest import one, unit
@@ -55,8 +54,8 @@ def test_leadership_15_and_9_for_seasoned_troops(army):
         "{name: Poor, troop: medium_infantry, quality: seasoned, leadership: 9, count: 20}",
         "{name: Plain, troop: medium_infantry, quality: seasoned, leadership: 13, count: 20}",
         "{name: Great, troop: medium_infantry, quality: seasoned, leadership: 18, count: 20}",
-        "{name: NPC, troop: medium_infantry, quality: seasoned, commander_quality: veteran,"
-        " count: 20}",
+        ("{name: NPC, troop: medium_infantry, quality: seasoned, commander_quality: veteran,"
+        " count: 20}"),
     ])
     assert unit(side, "Good").morale == 15
     assert unit(side, "Poor").morale == 13
@@ -71,8 +70,8 @@ def test_thirty_veteran_heavy_infantry_225_and_180_at_morale_13(army):
     отряда станет равным 180»."""
     side = army([
         "{name: Veterans, troop: heavy_infantry, quality: veteran, count: 30}",
-        "{name: Beaten veterans, troop: heavy_infantry, quality: veteran, count: 30,"
-        " morale_mod: -2}",
+        ("{name: Beaten veterans, troop: heavy_infantry, quality: veteran, count: 30,"
+        " morale_mod: -2}"),
     ])
     assert unit(side, "Veterans").ts == 225
     assert unit(side, "Veterans").base_morale == 15
@@ -117,8 +116,8 @@ def test_new_commander_lowers_quality_one_step(army):
     на один уровень (кроме как у Неопытных, когда меньше уже некуда)»."""
     side = army([
         "{name: Vets, troop: heavy_infantry, quality: veteran, new_commander: true, count: 10}",
-        "{name: Fresh, troop: heavy_infantry, quality: inexperienced, new_commander: true,"
-        " count: 10}",
+        ("{name: Fresh, troop: heavy_infantry, quality: inexperienced, new_commander: true,"
+        " count: 10}"),
     ])
     vets = unit(side, "Vets")
     assert vets.quality_now == "seasoned"
@@ -131,8 +130,8 @@ def test_titus_company_averages_8_battles_then_veteran_after_two_more(army, tmp_
     (используйте нижнюю границу опытности в таблице) для новых людей. 870 плюс 11 равно 881.
     Разделим на 98 человек ... Округлим до 8. Рота теперь имеет среднюю опытность 8, что
     делает их всего лишь «бывалыми». Еще два боя вернет им статус «ветеранов»»."""
-    side = army(["{name: Titus's company, troop: heavy_infantry, quality: veteran, battles: 10,"
-                 " count: 87, replacements: 11, replacement_quality: green}"])
+    side = army([("{name: Titus's company, troop: heavy_infantry, quality: veteran, battles: 10,"
+                 " count: 87, replacements: 11, replacement_quality: green}")])
     company = unit(side, "Titus's company")
     assert company.count == 98
     assert company.battles == 8
@@ -161,8 +160,8 @@ def test_training(army):
     side = army([
         "{name: Six, troop: light_infantry, quality: untrained, training_months: 6, count: 10}",
         "{name: Year, troop: light_infantry, quality: untrained, training_months: 12, count: 10}",
-        "{name: Two years, troop: light_infantry, quality: untrained, training_months: 24,"
-        " count: 10}",
+        ("{name: Two years, troop: light_infantry, quality: untrained, training_months: 24,"
+        " count: 10}"),
         "{name: Green, troop: light_infantry, quality: green, training_months: 24, count: 10}",
     ])
     assert unit(side, "Six").quality == "inexperienced"
@@ -200,10 +199,10 @@ def test_missed_pay_extra_pay_and_conscripts(army):
     side = army([
         "{name: One, troop: light_infantry, missed_paydays: 1, count: 10}",
         "{name: Two, troop: light_infantry, missed_paydays: 2, count: 10}",
-        "{name: Paid back, troop: light_infantry, missed_paydays: 2, days_since_pay: 4,"
-        " count: 10}",
-        "{name: Long paid, troop: light_infantry, missed_paydays: 1, days_since_pay: 40,"
-        " count: 10}",
+        ("{name: Paid back, troop: light_infantry, missed_paydays: 2, days_since_pay: 4,"
+        " count: 10}"),
+        ("{name: Long paid, troop: light_infantry, missed_paydays: 1, days_since_pay: 40,"
+        " count: 10}"),
         "{name: Vets, troop: light_infantry, quality: veteran, missed_paydays: 3, count: 10}",
         "{name: Bonus, troop: light_infantry, extra_pay: 50, count: 10}",
         "{name: Double, troop: light_infantry, extra_pay: 150, count: 10}",

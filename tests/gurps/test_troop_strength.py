@@ -27,8 +27,8 @@ def test_tl7_air_cavalry_152(army):
     """Seed 000, «Тип войска», examples: TL7 air cavalry, «шести легких пехотинцев и
     вертолета ... TS 17 от каждого солдата (3 за легкое оружие и броню, +7 за штурмовую
     винтовку и +7 за мобильность) плюс TS 50 вертолета ... итоговую Войсковую Силу 152»."""
-    side = army(["{name: Air cavalry, troop: light_infantry, count: 6, mobility: flying,"
-                 " ranged: rifle, attached: helicopter, attached_count: 1}"], tl=7)
+    side = army([("{name: Air cavalry, troop: light_infantry, count: 6, mobility: flying,"
+                 " ranged: rifle, attached: helicopter, attached_count: 1}")], tl=7)
     air = unit(side, "Air cavalry")
     assert air.per_man == 17
     assert air.ts == 152
@@ -60,8 +60,8 @@ def test_racial_modifier_from_st_ht_hits_and_super_strength(army):
         "{name: Brutes, troop: medium_infantry, st_mod: 3, ht_mod: 2, extra_hp: 1, count: 1}",
         "{name: Super, troop: light_infantry, super_strength: 2, count: 1}",
         "{name: Weaklings, troop: light_infantry, st_mod: -6, ht_mod: -4, count: 1}",
-        "{name: Weak archers, troop: light_infantry, st_mod: -6, ht_mod: -4, ranged: bow,"
-        " armour_dr: 4, count: 1}",
+        ("{name: Weak archers, troop: light_infantry, st_mod: -6, ht_mod: -4, ranged: bow,"
+        " armour_dr: 4, count: 1}"),
     ])
     assert unit(side, "Brutes").ts == 4 + 3            # (3 + 2 + 1) / 2
     assert unit(side, "Super").ts == 3 + 10            # (2 × 10) / 2
@@ -105,8 +105,8 @@ def test_no_stirrups_fine_weapons_experimental_crews(army):
         "{name: Old knights, troop: heavy_cavalry, stirrups: false, count: 1}",
         "{name: Old foot, troop: heavy_infantry, stirrups: false, count: 1}",
         "{name: Fine swords, troop: medium_infantry, quality_weapons: true, count: 1}",
-        "{name: First tanks, troop: special_weapon, special: light_tank, experimental: true,"
-        " count: 10}",
+        ("{name: First tanks, troop: special_weapon, special: light_tank, experimental: true,"
+        " count: 10}"),
         "{name: Gunners, troop: crew, count: 4}",
     ], tl=6)
     assert unit(side, "Old knights").ts == 7
@@ -141,8 +141,8 @@ def test_special_weapons(army, weapon, ts):
 def test_chariots_add_an_extra_shooter(army):
     """Seed 000, «Специальное оружие»: «Легкие колесницы (TL2-) (добавьте TS дополнительного
     Легкого стрелка) +15» — the driver (light, bow) 5, the chariot 15, the shooter 5."""
-    side = army(["{name: Chariots, troop: light_infantry, special: light_chariot, ranged: bow,"
-                 " count: 4}"], tl=2)
+    side = army([("{name: Chariots, troop: light_infantry, special: light_chariot, ranged: bow,"
+                 " count: 4}")], tl=2)
     assert unit(side, "Chariots").per_man == 25
     assert "cavalry" in unit(side, "Chariots").kinds
 
@@ -184,8 +184,8 @@ def test_centaurs_as_irregular_cavalry(army):
 
 def test_undead_have_no_morale(army):
     """Seed 000, Yrth: «Зомби не подвержены действию Морали»: their TS ignores Morale."""
-    side = army(["{name: Zombies, troop: medium_infantry, race: zombie, count: 10,"
-                 " morale_mod: -5}"], ruleset="gurps-mass-combat/yrth")
+    side = army([("{name: Zombies, troop: medium_infantry, race: zombie, count: 10,"
+                 " morale_mod: -5}")], ruleset="gurps-mass-combat/yrth")
     zombies = unit(side, "Zombies")
     assert not zombies.has_morale
     assert zombies.ts == 70
