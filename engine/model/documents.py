@@ -182,6 +182,7 @@ def build_scenario(ruleset: Ruleset, doc: Mapping[str, Any], base_dir: Path,
         errors.append(StratagemError("`seed` must be a whole number", location=where(doc, "seed")))
     if errors:
         raise ValidationFailed(errors)
+    root.warm()
     return Scenario(ruleset, root, _plain(decisions), list(dice) if dice is not None else None,
                     seed, str(doc.get("name") or doc.get("title") or ""),
                     (where(doc).file if where(doc) else None))

@@ -110,22 +110,27 @@ class EntityKind:
 
 
 class World:
-    """What the entities of one battle share: a version that every state change bumps.
+    """What the entities of one battle share: the stack of dependency collectors.
 
-    Derived values are cached per entity and version: expressions cannot change the
-    state (they call no methods), so a cached value is valid until the next change.
+    A derived value is cached with the fields it read (entity, field, version of that
+    field); it is recomputed only when one of them changed. Expressions cannot change
+    the state (they call no methods), so every change goes through :meth:`Entity.set`
+    or :meth:`Entity.adopt`, which bump the field's version.
     """
 
-    __slots__ = ("version",)
+    __slots__ = ("stack",)
 
     def __init__(self) -> None:
-        self.version = 0
+        self.stack: list[set[tuple[Entity, str]]] = []
+
+
+Deps = tuple[tuple["Entity", str, int], ...]
 
 
 class Entity:
     """One entity of the battle state. Fields, derived values and children are attributes."""
 
-    __slots__ = ("_kind", "_f", "_parent", "_rs", "_origin", "_w", "_cache", "_cv")
+    __slots__ = ("_kind", "_f", "_parent", "_rs", "_origin", "_w", "_cache", "_fv")
 
     def __init__(self, kind: EntityKind, values: dict[str, Any], parent: Entity | None,
                  ruleset: Ruleset, origin: Location | None = None) -> None:
@@ -135,25 +140,25 @@ class Entity:
         self._rs = ruleset
         self._origin = origin
         self._w = parent._w if parent is not None else World()
-        self._cache: dict[str, Any] = {}
-        self._cv = -1
+        #: derived name -> (value, the fields it was computed from, with their versions)
+        self._cache: dict[str, tuple[Any, Deps]] = {}
+        #: field name -> how many times it changed
+        self._fv: dict[str, int] = {}
 
     # -- access -------------------------------------------------------------------------
     def __getattr__(self, name: str) -> Any:
         try:
-            return self._f[name]
+            value = self._f[name]
         except KeyError:
             pass
+        else:
+            stack = self._w.stack
+            if stack:
+                stack[-1].add((self, name))
+            return value
         expr = self._kind.derived.get(name)
         if expr is not None:
-            if self._cv != self._w.version:
-                self._cache.clear()
-                self._cv = self._w.version
-            try:
-                return self._cache[name]
-            except KeyError:
-                value = self._cache[name] = self._rs.evaluator.eval(expr, EntityScope(self))
-                return value
+            return self._derived(name, expr)
         if name == "parent":
             return self._parent
         if name == "kind":
@@ -168,19 +173,54 @@ class Entity:
             hint=hint or f"declared: {', '.join(sorted(self._kind.member_names()))}",
         )
 
+    def _derived(self, name: str, expr: Expr) -> Any:
+        stack = self._w.stack
+        cached = self._cache.get(name)
+        if cached is not None:
+            value, deps = cached
+            for e, field_name, version in deps:
+                if e._fv.get(field_name, 0) != version:
+                    break
+            else:
+                if stack:
+                    stack[-1].update((e, f) for e, f, _ in deps)
+                return value
+        read: set[tuple[Entity, str]] = set()
+        stack.append(read)
+        try:
+            value = self._rs.evaluator.eval(expr, EntityScope(self))
+        finally:
+            stack.pop()
+        self._cache[name] = (value, tuple((e, f, e._fv.get(f, 0)) for e, f in read))
+        if stack:
+            stack[-1].update(read)
+        return value
+
+    def warm(self) -> None:
+        """Compute every derived value of this entity and its descendants that can be
+        computed now, so copies of it start with them cached."""
+        for entity in self.walk():
+            for name, expr in entity._kind.derived.items():
+                try:
+                    entity._derived(name, expr)
+                except Exception:  # noqa: BLE001 - a value that needs a battle context
+                    entity._w.stack.clear()
+
     def get(self, name: str) -> Any:
         return getattr(self, name)
 
     def set(self, name: str, value: Any) -> None:
         """Change a field (every change of the battle state goes through here)."""
         self._f[name] = value
-        self._w.version += 1
+        self._fv[name] = self._fv.get(name, 0) + 1
 
     def adopt(self, collection: str, child: Entity) -> None:
         """Add a child entity to one of this entity's collections."""
         child._w = self._w
+        for entity in child.walk():
+            entity._w = self._w
         self._f[collection].append(child)
-        self._w.version += 1
+        self._fv[collection] = self._fv.get(collection, 0) + 1
 
     def has(self, name: str) -> bool:
         return name in self._f or name in self._kind.derived
@@ -230,12 +270,31 @@ class Entity:
 
     # -- copying (several battles from one scenario) --------------------------------------
     def clone(self, parent: Entity | None = None) -> Entity:
-        """A deep copy (children included); a copy of a root starts a new world."""
+        """A deep copy (children included); a copy of a root starts a new world and keeps
+        the derived values already computed (their dependencies moved to the copies)."""
+        twins: dict[int, Entity] = {}
+        twin = self._copy(parent, twins)
+        if parent is None:
+            for entity in self.walk():
+                copy = twins[id(entity)]
+                for name, (value, deps) in entity._cache.items():
+                    moved = []
+                    for e, f, v in deps:
+                        target = twins.get(id(e))
+                        if target is None or e._fv.get(f, 0) != v:
+                            break
+                        moved.append((target, f, target._fv.get(f, 0)))
+                    else:
+                        copy._cache[name] = (_moved(value, twins), tuple(moved))
+        return twin
+
+    def _copy(self, parent: Entity | None, twins: dict[int, Entity]) -> Entity:
         values: dict[str, Any] = {}
         twin = Entity(self._kind, values, parent, self._rs, self._origin)
+        twins[id(self)] = twin
         for key, value in self._f.items():
             if key in self._kind.children:
-                values[key] = [child.clone(twin) for child in value]
+                values[key] = [child._copy(twin, twins) for child in value]
             elif isinstance(value, list):
                 values[key] = list(value)
             else:
@@ -254,6 +313,17 @@ class Entity:
         return out
 
 
+def _moved(value: Any, twins: dict[int, Entity]) -> Any:
+    """A cached value for a copy: entities in it are replaced by their copies."""
+    if isinstance(value, Entity):
+        return twins.get(id(value), value)
+    if isinstance(value, list):
+        return [_moved(v, twins) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_moved(v, twins) for v in value)
+    return value
+
+
 class EntityScope(Mapping[str, Any]):
     """Names visible inside a derived value: the entity's members, self, parent, battle, constants."""
 
@@ -265,9 +335,14 @@ class EntityScope(Mapping[str, Any]):
     def __getitem__(self, name: str) -> Any:
         e = self._e
         try:
-            return e._f[name]
+            value = e._f[name]
         except KeyError:
             pass
+        else:
+            stack = e._w.stack
+            if stack:
+                stack[-1].add((e, name))
+            return value
         if name in e._kind.derived:
             return getattr(e, name)
         if name == "self":

@@ -232,3 +232,29 @@ def test_random_quality_rerolls_veterans_for_a_new_unit(tmp_path: Path):
     assert rolls[:3] == [("Levy", 17), ("Levy", 10), ("Old", 17)]
     assert one(result, "muster.quality", unit="Levy")["quality"].key == "enum.quality.average"
     assert one(result, "muster.quality", unit="Old")["quality"].key == "enum.quality.veteran"
+
+
+def test_titus_morale_example(tmp_path: Path):
+    """Seed 000, «Мораль», example: «Титус Мегалосский управляет отрядом ветеранов — базовая
+    Мораль 15. Грабеж в этом месяце выдался на славу, что даст +1 к Морали ... В первый же час
+    битвы Титус был ранен (-1 к Морали). Поэтому ее ээфективный уровень снова стал равным 15.
+    Но после битвы Мораль вновь поднимется до 16.» — a campaign modifier stays, a wounded
+    leader's (Catastrophe 15) lasts only the battle."""
+    path = tmp_path / "s.yaml"
+    path.write_text(
+        "kind: scenario\nruleset: gurps-mass-combat\nsides:\n"
+        "  - name: Megalos\n    strategy: 14\n    units:\n"
+        "      - {name: Titus's veterans, troop: heavy_infantry, quality: veteran, count: 50,"
+        " morale_mod: 1}\n"
+        "      - {name: Legion, troop: heavy_infantry, count: 200}\n"
+        "  - name: Raiders\n    strategy: 12\n    units:\n"
+        "      - {name: Bandits, troop: light_infantry, count: 400}\n", encoding="utf-8")
+    # Catastrophe 15 (the Legion's leader wounded), a draw on Table A: every unit rolls Morale
+    result = run_battle(path, dice=[15, 5, 12, 11, 10, 10, 10], dice_fallback=True, seed=3,
+                        decisions={"catastrophe_unit": {"Megalos": "Legion"}})
+    assert unit(result.start.sides[0], "Titus's veterans").morale == 16
+    assert one(result, "results.outcome")["outcome"].key == "enum.outcome.no_clear_winner"
+    rolls = [e.params["target"] for e in result.trace
+             if e.key == "morale.roll" and e.params["unit"].name == "Titus's veterans"]
+    assert rolls == [15]
+    assert unit(result.root.sides[0], "Titus's veterans").morale == 16
