@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -33,6 +34,7 @@ def simulate(scenario: Scenario, n: int, seed: int, decisions: Mapping[str, Any]
     from stratagem.api import run_battle
 
     rs = scenario.ruleset
+    scenario = replace(scenario, dice=None)  # odds roll every die: a scripted battle is one case
     outcomes: Counter[str] = Counter()
     totals: dict[str, dict[str, float]] = {}
     side_kind = next(iter(rs.kinds["battle"].children.values()))

@@ -118,10 +118,12 @@ class World:
     or :meth:`Entity.adopt`, which bump the field's version.
     """
 
-    __slots__ = ("stack",)
+    __slots__ = ("stack", "twins")
 
     def __init__(self) -> None:
         self.stack: list[set[tuple[Entity, str]]] = []
+        #: for a copy of a scenario's template: id(template entity) -> its copy
+        self.twins: dict[int, Entity] = {}
 
 
 Deps = tuple[tuple["Entity", str, int], ...]
@@ -130,7 +132,7 @@ Deps = tuple[tuple["Entity", str, int], ...]
 class Entity:
     """One entity of the battle state. Fields, derived values and children are attributes."""
 
-    __slots__ = ("_kind", "_f", "_parent", "_rs", "_origin", "_w", "_cache", "_fv")
+    __slots__ = ("_kind", "_f", "_parent", "_rs", "_origin", "_w", "_cache", "_fv", "_tpl")
 
     def __init__(self, kind: EntityKind, values: dict[str, Any], parent: Entity | None,
                  ruleset: Ruleset, origin: Location | None = None) -> None:
@@ -144,6 +146,8 @@ class Entity:
         self._cache: dict[str, tuple[Any, Deps]] = {}
         #: field name -> how many times it changed
         self._fv: dict[str, int] = {}
+        #: the template entity this one was copied from (its cached values may serve)
+        self._tpl: Entity | None = None
 
     # -- access -------------------------------------------------------------------------
     def __getattr__(self, name: str) -> Any:
@@ -185,6 +189,13 @@ class Entity:
                 if stack:
                     stack[-1].update((e, f) for e, f, _ in deps)
                 return value
+        elif self._tpl is not None:
+            inherited = self._inherit(name)
+            if inherited is not None:
+                value, deps = inherited
+                if stack:
+                    stack[-1].update((e, f) for e, f, _ in deps)
+                return value
         read: set[tuple[Entity, str]] = set()
         stack.append(read)
         try:
@@ -195,6 +206,23 @@ class Entity:
         if stack:
             stack[-1].update(read)
         return value
+
+    def _inherit(self, name: str) -> tuple[Any, Deps] | None:
+        """The template's cached value, if every field it read is unchanged in this copy."""
+        cached = self._tpl._cache.get(name) if self._tpl is not None else None
+        if cached is None:
+            return None
+        value, deps = cached
+        twins = self._w.twins
+        moved = []
+        for e, f, v in deps:
+            twin = twins.get(id(e))
+            if twin is None or twin._fv.get(f, 0) != v:
+                return None
+            moved.append((twin, f, v))
+        entry = (_moved(value, twins), tuple(moved))
+        self._cache[name] = entry
+        return entry
 
     def warm(self) -> None:
         """Compute every derived value of this entity and its descendants that can be
@@ -270,27 +298,18 @@ class Entity:
 
     # -- copying (several battles from one scenario) --------------------------------------
     def clone(self, parent: Entity | None = None) -> Entity:
-        """A deep copy (children included); a copy of a root starts a new world and keeps
-        the derived values already computed (their dependencies moved to the copies)."""
+        """A deep copy (children included). A copy of a root starts a new world whose
+        entities may reuse the derived values their originals have computed."""
         twins: dict[int, Entity] = {}
         twin = self._copy(parent, twins)
         if parent is None:
-            for entity in self.walk():
-                copy = twins[id(entity)]
-                for name, (value, deps) in entity._cache.items():
-                    moved = []
-                    for e, f, v in deps:
-                        target = twins.get(id(e))
-                        if target is None or e._fv.get(f, 0) != v:
-                            break
-                        moved.append((target, f, target._fv.get(f, 0)))
-                    else:
-                        copy._cache[name] = (_moved(value, twins), tuple(moved))
+            twin._w.twins = twins
         return twin
 
     def _copy(self, parent: Entity | None, twins: dict[int, Entity]) -> Entity:
         values: dict[str, Any] = {}
         twin = Entity(self._kind, values, parent, self._rs, self._origin)
+        twin._tpl = self
         twins[id(self)] = twin
         for key, value in self._f.items():
             if key in self._kind.children:

@@ -99,9 +99,12 @@ decisions:
 def test_sea_battles_refuse_what_the_seed_forbids(write, units, what):
     # «Боевой Фактор и Сила Флота»: "Кавалерия и колесницы не могут принимать участие в
     # морских сражениях"; a ship carries no more than its capacity.
+    path = _sea(write, units)
     with pytest.raises(StratagemError) as err:
-        run_battle(_sea(write, units), seed=1)
+        run_battle(path, seed=1)
     assert what in str(err.value)
+    # the error points at the offending entry of the user's file, not at the rule
+    assert err.value.location.file.endswith(path.name)
 
 
 def test_charge_counts_at_sea_only_for_aquatic_or_flying(write):
