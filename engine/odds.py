@@ -9,6 +9,7 @@ from typing import Any
 
 from stratagem.model.documents import Scenario
 from stratagem.model.ruleset import Ruleset
+from stratagem.expr import Frame
 from stratagem.interp.trace import Label
 from stratagem.model.values import plain
 
@@ -18,7 +19,7 @@ def outcome_of(ruleset: Ruleset, root: Any) -> str:
     first reported battle field."""
     expr = ruleset.outcome
     if expr is not None:
-        value = ruleset.evaluator.eval(expr, {"battle": root, **ruleset.constants})
+        value = ruleset.evaluator.eval(expr, Frame(ruleset.constants, battle=root))
     else:
         names = ruleset.report.get("battle") or []
         value = getattr(root, names[0]) if names else None

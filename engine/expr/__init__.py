@@ -262,6 +262,29 @@ _ALLOWED_NODES = (
 )
 
 
+class Frame(dict):  # type: ignore[type-arg]
+    """Local names of one procedure or formula call, with the ruleset's constants behind them
+    (read, never copied: a call costs nothing per constant)."""
+
+    __slots__ = ("constants",)
+
+    def __init__(self, constants: Mapping[str, Any], *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.constants = constants
+
+    def __missing__(self, key: str) -> Any:
+        return self.constants[key]
+
+    def __contains__(self, key: object) -> bool:
+        return dict.__contains__(self, key) or key in self.constants
+
+    def get(self, key: str, default: Any = None) -> Any:
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
+
 class _Literals(ast.NodeTransformer):
     """Turn `true`, `false`, `none` (YAML habits) into constants."""
 
@@ -374,6 +397,29 @@ def _path(node: ast.AST) -> tuple[str, ...] | None:
     return tuple(reversed(parts))
 
 
+#: Result types simpleeval need not inspect for forbidden functions or modules: plain
+#: values, and the engine's own state objects (which register themselves here).
+SAFE_RESULT_TYPES: set[type] = {int, float, str, bool, type(None), Fraction}
+
+
+class _RuleEval(EvalWithCompoundTypes):
+    """simpleeval, skipping its result check for values that cannot hide a function.
+
+    Lists, dicts, functions and anything unknown are still checked.
+    """
+
+    def _eval(self, node: ast.AST) -> Any:
+        try:
+            handler = self.nodes[type(node)]
+        except KeyError:
+            raise FeatureNotAvailable(
+                f"Sorry, {type(node).__name__} is not available in this evaluator") from None
+        result = handler(node)
+        if type(result) not in SAFE_RESULT_TYPES:
+            self._check_disallowed_items(result)
+        return result
+
+
 class Evaluator:
     """Evaluates compiled expressions with a fixed set of functions.
 
@@ -389,7 +435,7 @@ class Evaluator:
         self._depth = 0
 
     def _make(self) -> EvalWithCompoundTypes:
-        ev = EvalWithCompoundTypes(operators=dict(OPERATORS), functions=self.functions, names={})
+        ev = _RuleEval(operators=dict(OPERATORS), functions=self.functions, names={})
         ev.ATTR_INDEX_FALLBACK = False
         return ev
 

@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from stratagem.errors import Location, StratagemError, UnknownMember
-from stratagem.expr import Expr
+from stratagem.expr import SAFE_RESULT_TYPES, Expr
 from stratagem.model.values import closest, exact
 
 if TYPE_CHECKING:
@@ -341,6 +341,9 @@ def _moved(value: Any, twins: dict[int, Entity]) -> Any:
     if isinstance(value, tuple):
         return tuple(_moved(v, twins) for v in value)
     return value
+
+
+SAFE_RESULT_TYPES.add(Entity)
 
 
 class EntityScope(Mapping[str, Any]):

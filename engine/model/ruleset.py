@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from stratagem.errors import Location, StratagemError, ValidationFailed
-from stratagem.expr import Evaluator, Expr
+from stratagem.expr import Evaluator, Expr, Frame
 from stratagem.interp.context import Return, Run, RunLimits
 from stratagem.interp.trace import Label
 from stratagem.model.compiler import (
@@ -80,8 +80,7 @@ class Ruleset:
     def evaluate(self, text: str, **names: Any) -> Any:
         from stratagem.expr import compile_expr
 
-        scope = dict(self.constants)
-        scope.update(names)
+        scope = Frame(self.constants, names)
         return self.evaluator.eval(compile_expr(text), scope)
 
     def message_keys(self) -> set[str]:
@@ -115,9 +114,8 @@ class Ruleset:
             raise LimitError(f"procedures call each other more than "
                              f"{run.limits.max_call_depth} deep", location=location,
                              hint="a procedure that calls itself without end?")
-        scope: dict[str, Any] = dict(self.constants)
+        scope = Frame(self.constants, args)
         scope["battle"] = run.root
-        scope.update(args)
         saved, run.procedure = run.procedure, name
         run.depth += 1
         try:
@@ -282,10 +280,9 @@ def _install_formulas(rs: Ruleset, formulas: Mapping[str, tuple[list[str], Expr]
             if len(args) > len(params):
                 raise StratagemError(f"formula '{name}' takes {len(params)} values, "
                                      f"got {len(args)}", location=expr.location)
-            scope = dict(rs.constants)
-            scope.update(zip(params, args))
+            scope = Frame(rs.constants, zip(params, args))
             scope.update(kwargs)
-            missing = [p for p in params if p not in scope]
+            missing = [p for p in params if not dict.__contains__(scope, p)]
             if missing:
                 raise StratagemError(f"formula '{name}' needs {', '.join(missing)}",
                                      location=expr.location)

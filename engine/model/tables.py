@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from stratagem.errors import Location, StratagemError, UnknownMember
+from stratagem.expr import SAFE_RESULT_TYPES
 
 MATCHES = ("exact", "range", "threshold", "keys")
 
@@ -61,6 +62,9 @@ class Row:
 
     def __repr__(self) -> str:
         return f"<row {self._index} of {self._table}>"
+
+
+SAFE_RESULT_TYPES.add(Row)
 
 
 @dataclass
