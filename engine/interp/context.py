@@ -36,7 +36,8 @@ class Decisions:
         self.given = dict(given or {})
         self.ask = ask
         self._used: dict[tuple[str, str], int] = {}
-        #: Every decision taken, as {id: {who: [values...]}}: replaying it gives the same battle.
+        #: The decisions a person made at a prompt, as {id: {who: [values...]}}: with the
+        #: scenario's own, replaying them gives the same battle.
         self.taken: dict[str, dict[str, list[Any]]] = {}
 
     def record(self, decision: str, who: str, value: Any) -> None:

@@ -484,6 +484,7 @@ class DecideStep(Step):
         self.type = node.get("type", "int" if self.range else "option" if self.options else "any")
         self.default = c.expr(node, "default") if "default" in node else None
         self.target = c.bind(node, "as") or self.id
+        c.define(self.target)
         c.decisions[self.id] = self
 
     def choices(self, run: Run, scope: dict[str, Any]) -> list[Any] | None:
@@ -532,7 +533,8 @@ class DecideStep(Step):
                 )
             value, source = run.eval(self.default, scope), "default"
         value = self.validate(value, run, scope, who)
-        run.decisions.record(self.id, who, value)
+        if source == "prompt":
+            run.decisions.record(self.id, who, value)
         scope[self.target] = value
         values = {"decision": self.id, "value": value, "source": source}
         if who:

@@ -150,16 +150,20 @@ class Entity:
         self._tpl: Entity | None = None
 
     # -- access -------------------------------------------------------------------------
+    def _field(self, name: str) -> Any:
+        """A field's value (KeyError if there is no such field), noted as read by the
+        derived value being computed, if any."""
+        value = self._f[name]
+        stack = self._w.stack
+        if stack:
+            stack[-1].add((self, name))
+        return value
+
     def __getattr__(self, name: str) -> Any:
         try:
-            value = self._f[name]
+            return self._field(name)
         except KeyError:
             pass
-        else:
-            stack = self._w.stack
-            if stack:
-                stack[-1].add((self, name))
-            return value
         expr = self._kind.derived.get(name)
         if expr is not None:
             return self._derived(name, expr)
@@ -357,14 +361,9 @@ class EntityScope(Mapping[str, Any]):
     def __getitem__(self, name: str) -> Any:
         e = self._e
         try:
-            value = e._f[name]
+            return e._field(name)
         except KeyError:
             pass
-        else:
-            stack = e._w.stack
-            if stack:
-                stack[-1].add((e, name))
-            return value
         if name in e._kind.derived:
             return getattr(e, name)
         if name == "self":

@@ -135,3 +135,46 @@ def test_a_recorded_battle_replays_exactly(skirmish_scenario, tmp_path, capsys):
     assert again["trace"] == first["trace"]
     assert again["end"] == first["end"]
     assert again["dice"] == first["dice"]
+
+
+def test_reinforcements_created_by_a_decision_fight_on(skirmish_scenario):
+    # Round 1 as in test_one_round_computed_by_hand (Red 90 + 36, Blue 96). In round 2 Red
+    # sends its reserve (a `create` step): 20 fresh men. Round 2: Red 9 vs 12 (+3), Blue 14
+    # vs 11 (-3): difference 6. Red (steady) row "4 and more" = 0 %; Blue (careful) row
+    # "-6 and less" shifted down one = 30 %: 96 -> 67 (28.8 rounds up to 29).
+    text = SCENARIO.replace("ROUNDS", "2").replace("STANCE", "careful")
+    text = text.replace("decisions:\n", "decisions:\n  reinforce: {Red: true}\n")
+    result = run_battle(skirmish_scenario(text), dice=[10, 12, 9, 14])
+    assert _counts(result) == {"Red spears": 90, "Red bows": 36, "Reserve": 20,
+                               "Blue blades": 67}
+    summary = [e.key for e in result.trace if e.level == "summary"]
+    assert "skirmish.reinforced" in summary
+    # `return` gives the losses so far: Red lost 10 + 4, Blue 24 + 29
+    totals = [e.params for e in result.trace if e.key == "skirmish.round_losses"]
+    assert [(t["lost_a"], t["lost_b"]) for t in totals] == [(14, 24), (14, 53)]
+
+
+def test_scouting_roll_happens_only_when_the_battle_asks(skirmish_scenario):
+    text = SCENARIO.replace("ROUNDS", "1").replace("STANCE", "careful")
+    plain = run_battle(skirmish_scenario(text), dice=[10, 12])
+    assert not [e for e in plain.trace if e.key == "skirmish.scouts"]
+    scouted = run_battle(skirmish_scenario(text.replace("{rounds: 1}",
+                                                        "{rounds: 1, scouting: true}")),
+                         dice=[5, 10, 12])
+    (event,) = [e for e in scouted.trace if e.key == "skirmish.scouts"]
+    assert event.params["total"] == 5
+    assert _counts(scouted) == _counts(plain)
+
+
+def test_break_leaves_the_loop_after_the_first_side_flees(skirmish_scenario):
+    # Every round both sides roll 2 under their skill (a tie): row "0" shifted up by their
+    # bold stance = 20 % each. After four rounds Red has 40 + 16 = 56 (< 70) and Blue 48
+    # (< 60): both are below half. Red checks morale first (15 vs 9) and flees; `break`
+    # leaves the loop, so Blue rolls no check: five dice after the eight contest rolls
+    # would be one too many (the script would run out if Blue rolled).
+    path = _scenario(skirmish_scenario, rounds=4, stance="bold").read_text()
+    path = skirmish_scenario(path.replace("Red: [bold, steady]", "Red: bold"))
+    result = run_battle(path, dice=[10, 9] * 4 + [15])
+    assert _counts(result) == {"Red spears": 40, "Red bows": 16, "Blue blades": 48}
+    assert [e.params["side"].name for e in result.trace if e.key == "skirmish.flees"] == ["Red"]
+    assert len([e for e in result.trace if e.step == "check"]) == 1
