@@ -37,7 +37,8 @@ def _load_file(path: Path, kind: str, location: Location | None = None) -> Any:
 
     if not path.is_file():
         raise StratagemError(f"no such {kind} file: {path}", location=location,
-                             hint="paths in a scenario are relative to the scenario file")
+                             hint="paths in a scenario are relative to the scenario file"
+                             if location is not None else "check the path")
     doc = load_yaml(path)
     if not hasattr(doc, "get"):
         raise StratagemError(f"a {kind} file must be a map of keys", location=Location(str(path)))

@@ -29,13 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"stratagem {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
-        try:
-            module = importlib.import_module(f"stratagem.cli.{name}")
-        except ModuleNotFoundError as err:  # TODO(lead): strict once every command exists
-            if err.name != f"stratagem.cli.{name}":
-                raise
-            continue
-        module.register(sub)
+        importlib.import_module(f"stratagem.cli.{name}").register(sub)
     return parser
 
 

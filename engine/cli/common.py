@@ -95,8 +95,11 @@ def parse_decisions(items: list[str] | None) -> dict[str, Any]:
 
 
 def ask(prompt: str) -> str:
+    """Ask at the terminal; the question goes to stderr so stdout stays the report."""
+    sys.stderr.write(prompt)
+    sys.stderr.flush()
     try:
-        return input(prompt)
+        return input()
     except EOFError:
         return ""
 

@@ -12,6 +12,7 @@ Every roll of a battle goes through exactly one source.
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -116,4 +117,4 @@ class PromptDice(DiceSource):
                                if " " in answer.strip() or "," in answer else int(answer))
                 return stated_result(expr, stated, names)
             except (ValueError, DiceError) as err:
-                print(f"  {getattr(err, 'message', 'a whole number, please')}")
+                print(f"  {getattr(err, 'message', 'a whole number, please')}", file=sys.stderr)

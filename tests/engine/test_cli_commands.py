@@ -1,0 +1,87 @@
+"""The battle commands as a GM uses them: odds, interactive play, errors."""
+
+import json
+
+import pytest
+
+from stratagem.cli import main
+
+from .conftest import SKIRMISH
+
+BATTLE = str(SKIRMISH / "battle.yaml")
+
+
+def odds(capsys, *args):
+    assert main(["odds", BATTLE, "--json", *args]) == 0
+    data = json.loads(capsys.readouterr().out)
+    data.pop("seconds")
+    return data
+
+
+def test_odds_count_every_battle_and_are_reproducible(capsys):
+    first = odds(capsys, "-n", "60")
+    assert first["battles"] == 60
+    assert sum(o["count"] for o in first["outcomes"].values()) == 60
+    assert sum(o["percent"] for o in first["outcomes"].values()) == pytest.approx(100)
+    assert odds(capsys, "-n", "60") == first
+    assert odds(capsys, "-n", "60", "--seed", "1000") != first
+
+
+def test_odds_ignore_the_scenarios_scripted_dice(tmp_path, capsys):
+    text = (SKIRMISH / "battle.yaml").read_text(encoding="utf-8")
+    text = text.replace("ruleset: ruleset.yaml", f"ruleset: {SKIRMISH / 'ruleset.yaml'}")
+    scripted = tmp_path / "scripted.yaml"
+    scripted.write_text(text + "dice: [3, 18, 3, 18, 15]\n", encoding="utf-8")
+    assert main(["odds", str(scripted), "-n", "40", "--json"]) == 0
+    outcomes = json.loads(capsys.readouterr().out)["outcomes"]
+    assert len(outcomes) > 1
+
+
+def test_odds_text_report_in_russian(capsys):
+    assert main(["odds", BATTLE, "-n", "20", "--lang", "ru"]) == 0
+    out = capsys.readouterr().out
+    assert "Проведено 20 битв" in out
+
+
+def test_interactive_dice_and_decisions(monkeypatch, capsys):
+    # The prompts ask, in order: Red's and Blue's stance (round 1), then the two contest
+    # rolls; every later question is answered with Enter (seeded dice, declared defaults).
+    answers = iter(["bold", "careful", "10", "12"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers, ""))
+    path = SKIRMISH / "battle.yaml"
+    assert main(["battle", str(path), "--interactive", "--json", "--decide", "stance:Red=bold",
+                 "--decide", "stance:Blue=careful"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["dice"][:2] == [10, 12]
+
+
+def test_a_wrong_dice_answer_is_asked_again(monkeypatch, capsys):
+    answers = iter(["19", "10", "12"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers, ""))
+    assert main(["battle", BATTLE, "--interactive", "--json"]) == 0
+    captured = capsys.readouterr()
+    assert "cannot roll 19" in captured.err
+    data = json.loads(captured.out)
+    assert data["dice"][:2] == [10, 12]
+
+
+def test_rate_shows_derived_values(capsys, tmp_path):
+    army = tmp_path / "army.yaml"
+    army.write_text(f"kind: army\nruleset: {SKIRMISH / 'ruleset.yaml'}\nname: Red\n"
+                    "units: [{name: A, count: 10}, {name: B, count: 5}]\n", encoding="utf-8")
+    assert main(["rate", str(army), "--explain", "--lang", "en"]) == 0
+    out = capsys.readouterr().out
+    assert "troops: 15" in out
+
+
+@pytest.mark.parametrize("args, message", [
+    (["battle", "missing.yaml"], "no such scenario file"),
+    (["battle", BATTLE, "--dice", "1,x"], "'x' is not a whole number"),
+    (["battle", BATTLE, "--decide", "stance"], "expected ID=VALUE"),
+    (["odds", BATTLE, "-n", "0"], "-n must be between"),
+    (["battle", BATTLE, "--replay", "missing.json"], "cannot replay"),
+])
+def test_user_mistakes_exit_1_without_traceback(args, message, capsys):
+    assert main(args) == 1
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
