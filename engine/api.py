@@ -1,7 +1,7 @@
 """The Python API: load rulesets, armies and scenarios; fight battles; rate armies.
 
 >>> from stratagem.api import load_ruleset, run_battle
->>> battle = run_battle("examples/war-machine/orcs.yaml", seed=7)   # doctest: +SKIP
+>>> battle = run_battle("my-battle.yaml", seed=7)   # doctest: +SKIP
 >>> print(battle.report(lang="en"))                                 # doctest: +SKIP
 """
 

@@ -15,12 +15,14 @@ from stratagem.cli.common import (
 )
 
 EPILOG = """examples:
-  stratagem battle examples/gurps/caliburn.yaml --lang ru
-  stratagem battle examples/war-machine/orcs.yaml --seed 7 --explain
-  stratagem battle my-battle.yaml --json > trace.json
+  stratagem battle my-battle.yaml --lang ru --explain          # why did I lose?
+  stratagem battle my-battle.yaml --seed 7 --json > trace.json # the whole trace
+  stratagem battle my-battle.yaml --replay trace.json          # the same battle again
   stratagem battle my-battle.yaml --dice 14,10,8,[3,5,1,6]     # the dice rolled at the table
-  stratagem battle my-battle.yaml --decide risk:Caliburn=-2    # a GM decision
+  stratagem battle my-battle.yaml --decide risk:Aldric=-2      # a GM decision
   stratagem battle my-battle.yaml --interactive                # be asked for dice and decisions
+
+The shipped examples are in the examples/ folder of the source tree.
 """
 
 

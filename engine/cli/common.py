@@ -76,12 +76,12 @@ def _int(text: str) -> int:
 
 
 def parse_decisions(items: list[str] | None) -> dict[str, Any]:
-    """`--decide risk:Caliburn=-2 --decide tactic=attack` → decisions."""
+    """`--decide risk:Aldric=-2 --decide tactic=attack` → decisions."""
     out: dict[str, Any] = {}
     for item in items or []:
         if "=" not in item:
             raise StratagemError(f"--decide {item}: expected ID=VALUE or ID:WHO=VALUE",
-                                 hint="e.g. --decide risk:Caliburn=-2")
+                                 hint="e.g. --decide risk:Aldric=-2")
         left, value = item.split("=", 1)
         if ":" in left:
             key, who = left.split(":", 1)

@@ -10,7 +10,7 @@ from typing import Any
 from stratagem.cli.common import add_lang, default_lang, parse_decisions, write_out
 
 EPILOG = """examples:
-  stratagem odds examples/war-machine/orcs.yaml -n 1000
+  stratagem odds my-battle.yaml -n 1000
   stratagem odds my-battle.yaml -n 5000 --seed 100 --json
 """
 

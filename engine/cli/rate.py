@@ -8,9 +8,9 @@ from typing import Any
 from stratagem.cli.common import add_lang, default_lang, write_out
 
 EPILOG = """examples:
-  stratagem rate examples/war-machine/elves.yaml
-  stratagem rate examples/war-machine/elves.yaml --explain --lang ru
-  stratagem rate examples/gurps/megalos.yaml --json
+  stratagem rate my-army.yaml
+  stratagem rate my-army.yaml --explain --lang ru
+  stratagem rate my-army.yaml --json
 """
 
 

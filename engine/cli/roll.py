@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 EPILOG = """\
 examples:
   stratagem roll 3d6                      roll three six-sided dice
-  stratagem roll "4d+20%" --seed 7        GURPS casualties: 4d6+20 percent
+  stratagem roll "4d+20%" --seed 7        a percentage: 4d6+20 percent
   stratagem roll 2d20kh1 --dist           exact odds of the better of two d20
   stratagem roll "(TL/2)d - DR" --set TL=6 --set DR=2
   stratagem roll "2x(1d+2-DR)" --set DR=1 two separate hits and their sum
@@ -57,7 +57,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         type=int,
         default=6,
         metavar="N",
-        help="the die meant by 'Nd' without sides (default 6, as in GURPS)",
+        help="the die meant by 'Nd' without sides (default 6)",
     )
     parser.set_defaults(run=run)
 

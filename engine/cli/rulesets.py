@@ -11,8 +11,8 @@ examples:
   stratagem rulesets --lang ru        titles in Russian
   stratagem rulesets --format json
 
-Name a ruleset by its id (war-machine) and a setting as ruleset/setting
-(gurps-mass-combat/yrth) in the 'ruleset:' key of army and scenario files.
+Name a ruleset by its id (my-rules) and a setting as ruleset/setting
+(my-rules/my-world) in the 'ruleset:' key of army and scenario files.
 """
 
 

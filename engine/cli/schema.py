@@ -15,8 +15,8 @@ KINDS = ("ruleset", "setting", "army", "scenario", "locale")
 EPILOG = """\
 examples:
   stratagem schema ruleset                        the schema of ruleset files
-  stratagem schema army --ruleset war-machine     army files of War Machine, with its troops
-  stratagem schema scenario --ruleset gurps-mass-combat/yrth > scenario.schema.json
+  stratagem schema army --ruleset my-rules     army files of that ruleset, with its troop types
+  stratagem schema scenario --ruleset my-rules/my-world > scenario.schema.json
 
 Point your editor at the file (yaml-language-server):
   # yaml-language-server: $schema=./army.schema.json
@@ -38,7 +38,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.add_argument("kind", choices=KINDS, metavar="KIND", help=", ".join(KINDS))
     parser.add_argument(
         "--ruleset", metavar="ID",
-        help="a ruleset id (war-machine), a setting (gurps-mass-combat/yrth) or a ruleset file; "
+        help="a ruleset id (my-rules), a setting (my-rules/my-world) or a ruleset file; "
         "for army and scenario",
     )
     parser.set_defaults(run=run, parser=parser)

@@ -14,7 +14,7 @@ from typing import Any
 EPILOG = """\
 examples:
   stratagem validate my-army.yaml                 an army (checked against its ruleset)
-  stratagem validate rulesets/war-machine/ruleset.yaml
+  stratagem validate rulesets/my-rules/ruleset.yaml
   stratagem validate house-rules.yaml battle.yaml several files at once
   stratagem validate *.yaml --format json         the same report as JSON
 

@@ -2,7 +2,7 @@
 
 >>> import random
 >>> from stratagem.dice import parse_dice
->>> expr = parse_dice("4d+20%")          # GURPS: 4d is 4d6; the result is a percentage
+>>> expr = parse_dice("4d+20%")          # 4d is 4d6 in the default dialect; the result is a percentage
 >>> expr.bounds()
 (24, 44)
 >>> expr.roll(random.Random(1)).describe()

@@ -16,7 +16,7 @@ class DiceDialect:
     """How a ruleset writes dice.
 
     ``default_sides`` is the die meant by ``Nd`` with no number of sides
-    (GURPS: ``4d`` is ``4d6``). With ``None`` the ruleset has no default die
+    (e.g. ``4d`` is ``4d6``). With ``None`` the ruleset has no default die
     and ``4d`` is a syntax error. ``d%`` is always ``d100``.
     """
 
@@ -27,7 +27,7 @@ class DiceDialect:
         if sides is not None and (type(sides) is not int or sides < 1):
             raise DiceValueError(
                 f"the default die must have a whole number of sides of at least 1, not {sides!r}",
-                hint="GURPS uses 6; use None for a ruleset where every die states its sides",
+                hint="6 is the common choice; use None for a ruleset where every die states its sides",
             )
 
 

@@ -1,7 +1,7 @@
 """Finding rulesets and loading a document with its ``include:`` files and ``extends:`` chain.
 
-A ruleset is named by its folder (``war-machine``), a setting by
-``<ruleset>/<setting>`` (``gurps-mass-combat/yrth``); both are looked up among the
+A ruleset is named by its folder (``my-rules``), a setting by
+``<ruleset>/<setting>`` (``my-rules/my-world``); both are looked up among the
 shipped rulesets. A reference that looks like a path (ends in ``.yaml``/``.yml``
 or starts with ``.``, ``/`` or ``~``) is a file, relative to the referring file.
 """
@@ -77,7 +77,7 @@ def find_ruleset(ref: str, base_dir: Path | None = None) -> Path:
     base = Path(base_dir) if base_dir is not None else Path.cwd()
     ref = ref.strip()
     if not ref:
-        raise StratagemError("the ruleset reference is empty", hint="name a ruleset, e.g. 'war-machine'")
+        raise StratagemError("the ruleset reference is empty", hint="name a ruleset, e.g. 'my-rules'")
     if _looks_like_path(ref):
         found = _as_ruleset_file(base / Path(ref).expanduser())
         if found is None:
@@ -200,7 +200,7 @@ class _DocumentLoader:
             raise StratagemError(
                 "'extends' must name a ruleset, a setting or a file",
                 location=raw.where("extends"),
-                hint="e.g. 'extends: war-machine' or 'extends: ../base.yaml'",
+                hint="e.g. 'extends: my-rules' or 'extends: ../base.yaml'",
             )
         try:
             base_path = find_ruleset(ref, path.parent)

@@ -27,8 +27,8 @@ def _resolve(ref: str, base_dir: Path | None) -> Path:
 
 
 def load_ruleset(ref: str | Path, base_dir: Path | None = None) -> Ruleset:
-    """Load and compile a ruleset, setting or overlay by id (``war-machine``,
-    ``gurps-mass-combat/yrth``) or by path. Compiled rulesets are cached per file."""
+    """Load and compile a ruleset, setting or overlay by id (``my-rules``,
+    ``my-rules/my-world``) or by path. Compiled rulesets are cached per file."""
     from stratagem.loader.resolve import load_document
 
     path = _resolve(str(ref), base_dir)
@@ -87,7 +87,7 @@ def ruleset_for_document(doc: Any, path: Path) -> Ruleset:
     ref = doc.get("ruleset") if hasattr(doc, "get") else None
     if not ref:
         raise StratagemError("the file does not say which ruleset it uses",
-                             location=where(doc), hint="add e.g. `ruleset: war-machine`")
+                             location=where(doc), hint="add e.g. `ruleset: my-rules`")
     try:
         return load_ruleset(str(ref), path.parent)
     except StratagemError as err:
