@@ -8,7 +8,7 @@ from typing import Any
 from stratagem.cli.common import (
     add_lang,
     ask,
-    default_lang,
+    chosen_lang,
     parse_decisions,
     parse_dice_list,
     write_out,
@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     if args.replay:
         dice, recorded = replay_inputs(args.replay)
         decisions = {**recorded, **decisions}
-    lang = args.lang or default_lang()
+    lang = chosen_lang(args.lang)
     result = run_battle(
         scenario, seed=args.seed, dice=dice, decisions=decisions, lang=lang,
         dice_fallback=args.dice_fallback,

@@ -22,6 +22,21 @@ def default_lang() -> str:
     return "en"
 
 
+def chosen_lang(requested: str | None) -> str:
+    """The report's language: --lang, else the environment's; says so on stderr when no
+    locale file of that language exists (the texts then fall back to English)."""
+    lang = requested or default_lang()
+    from stratagem.i18n.catalog import ENGINE_LOCALES
+
+    if not (ENGINE_LOCALES / f"{lang}.yaml").is_file():
+        known = sorted(p.stem for p in ENGINE_LOCALES.glob("*.yaml"))
+        if requested:
+            print(f"stratagem: no texts in '{lang}' yet ({', '.join(known)} exist); "
+                  "showing English", file=sys.stderr)
+        return "en" if not requested else lang
+    return lang
+
+
 def add_lang(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lang", default=None, metavar="LANG", help=LANGS_HELP)
 

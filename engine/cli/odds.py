@@ -7,7 +7,7 @@ import sys
 import time
 from typing import Any
 
-from stratagem.cli.common import add_lang, default_lang, parse_decisions, write_out
+from stratagem.cli.common import add_lang, chosen_lang, parse_decisions, write_out
 
 EPILOG = """examples:
   stratagem odds my-battle.yaml -n 1000
@@ -58,5 +58,5 @@ def run(args: argparse.Namespace) -> int:
     else:
         from stratagem.odds import render_odds
 
-        write_out(render_odds(scenario.ruleset, figures, args.lang or default_lang()))
+        write_out(render_odds(scenario.ruleset, figures, chosen_lang(args.lang)))
     return 0

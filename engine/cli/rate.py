@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from stratagem.cli.common import add_lang, default_lang, write_out
+from stratagem.cli.common import add_lang, chosen_lang, write_out
 
 EPILOG = """examples:
   stratagem rate my-army.yaml
@@ -29,7 +29,7 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from stratagem.api import rate_army
 
-    lang = args.lang or default_lang()
+    lang = chosen_lang(args.lang)
     rated = rate_army(args.army, explain=True, lang=lang)
     if args.json:
         write_out(rated.to_json())
