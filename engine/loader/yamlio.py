@@ -43,6 +43,11 @@ def child_path(parent: str, key: str | int) -> str:
     return f"{parent}[{key!r}]"
 
 
+def _place(node: Any, file: str | None, line: int | None, col: int | None, path: str) -> None:
+    """Record where a map or list read from a file was written."""
+    node.file, node.line, node.col, node.path = file, line, col, path
+
+
 class PosDict(dict[str, Any]):
     """A map read from a file: a plain ``dict`` that knows where it and each entry were written.
 
@@ -51,26 +56,14 @@ class PosDict(dict[str, Any]):
     of each value; entries merged in from other files keep their own file.
     """
 
-    def __init__(
-        self,
-        *args: Any,
-        file: str | None = None,
-        line: int | None = None,
-        col: int | None = None,
-        path: str = "$",
-        **kwargs: Any,
-    ) -> None:
+    def __init__(self, *args: Any, file: str | None = None, line: int | None = None,
+                 col: int | None = None, path: str = "$", **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.file = file
-        self.line = line
-        self.col = col
-        self.path = path
+        _place(self, file, line, col, path)
         self.key_pos: dict[str, Pos] = {}
         self.value_pos: dict[str, Pos] = {}
 
-    @property
-    def pos(self) -> Pos:
-        return (self.file, self.line, self.col)
+    pos = property(lambda self: (self.file, self.line, self.col))
 
     def where(self, key: str | None = None) -> Location:
         """Where the value of ``key`` was written (or the map itself, when ``key`` is None)."""
@@ -98,24 +91,13 @@ class PosDict(dict[str, Any]):
 class PosList(list[Any]):
     """A list read from a file: a plain ``list`` that knows where it and each item were written."""
 
-    def __init__(
-        self,
-        *args: Any,
-        file: str | None = None,
-        line: int | None = None,
-        col: int | None = None,
-        path: str = "$",
-    ) -> None:
+    def __init__(self, *args: Any, file: str | None = None, line: int | None = None,
+                 col: int | None = None, path: str = "$") -> None:
         super().__init__(*args)
-        self.file = file
-        self.line = line
-        self.col = col
-        self.path = path
+        _place(self, file, line, col, path)
         self.item_pos: list[Pos] = []
 
-    @property
-    def pos(self) -> Pos:
-        return (self.file, self.line, self.col)
+    pos = property(lambda self: (self.file, self.line, self.col))
 
     def where(self, index: int | None = None) -> Location:
         """Where item ``index`` was written (or the list itself, when ``index`` is None)."""
