@@ -194,20 +194,23 @@ class _Merger:
             else:
                 value_pos = _value_pos(overlay, key)
             result.put(key, merged, key_pos, value_pos)
-        for key, change in overlay.items():
-            if key in base:
-                continue
-            if _is_remove_value(change):
-                self.error(
-                    f"nothing to remove: '{key}' is not in what this file extends",
-                    _where(overlay, key),
-                    hint="check the spelling of the key, or drop the line",
-                )
-                continue
-            merged = self.copy(change, child_path(path, key))
-            result.put(key, merged, getattr(overlay, "key_pos", {}).get(key),
-                       _value_pos(overlay, key))
+        for key in overlay:
+            if key not in base:
+                self.put_copy(result, overlay, key, path)
         return result
+
+    def put_copy(self, result: PosDict, source: Any, key: str, path: str) -> None:
+        """Copy ``source[key]`` into ``result``; removing a key the base lacks is an error."""
+        change = source[key]
+        if _is_remove_value(change):
+            self.error(
+                f"nothing to remove: '{key}' is not in what this file extends",
+                _where(source, key),
+                hint="check the spelling of the key, or drop the line",
+            )
+            return
+        built = self.copy(change, child_path(path, key))
+        result.put(key, built, getattr(source, "key_pos", {}).get(key), _value_pos(source, key))
 
     def merge_lists(self, base: list[Any], overlay: list[Any], path: str) -> PosList:
         items: list[tuple[Any, Any, Pos]] = [
@@ -260,7 +263,7 @@ class _Merger:
                 return self.copy(value[REPLACE], path)
             file, line, col = _pos(value)
             result = PosDict(file=file, line=line, col=col, path=path)
-            for key, item in value.items():
+            for key in value:
                 if key == REMOVE:
                     self.error(
                         "nothing to remove: this item is not in what this file extends",
@@ -268,16 +271,7 @@ class _Merger:
                         hint="check its identity (id, key, keys or range), or drop the item",
                     )
                     continue
-                if _is_remove_value(item):
-                    self.error(
-                        f"nothing to remove: '{key}' is not in what this file extends",
-                        _where(value, key),
-                        hint="check the spelling of the key, or drop the line",
-                    )
-                    continue
-                built = self.copy(item, child_path(path, key))
-                result.put(key, built, getattr(value, "key_pos", {}).get(key),
-                           _value_pos(value, key))
+                self.put_copy(result, value, key, path)
             return result
         if isinstance(value, list):
             file, line, col = _pos(value)
