@@ -286,12 +286,30 @@ class Frame(dict):  # type: ignore[type-arg]
 
 
 class _Literals(ast.NodeTransformer):
-    """Turn `true`, `false`, `none` (YAML habits) into constants."""
+    """Turn `true`, `false`, `none` (YAML habits) into constants, and fold tuples of
+    constants (and the list after `in`) into one constant, built once."""
 
     def visit_Name(self, node: ast.Name) -> ast.AST:  # noqa: N802
         if node.id in LITERALS:
             return ast.copy_location(ast.Constant(LITERALS[node.id]), node)
         return node
+
+    def visit_Tuple(self, node: ast.Tuple) -> ast.AST:  # noqa: N802
+        self.generic_visit(node)
+        return _folded(node) or node
+
+    def visit_Compare(self, node: ast.Compare) -> ast.AST:  # noqa: N802
+        self.generic_visit(node)
+        for i, (op, right) in enumerate(zip(node.ops, node.comparators)):
+            if isinstance(op, (ast.In, ast.NotIn)) and isinstance(right, (ast.List, ast.Set)):
+                node.comparators[i] = _folded(right) or right
+        return node
+
+
+def _folded(node: ast.Tuple | ast.List | ast.Set) -> ast.Constant | None:
+    if all(isinstance(e, ast.Constant) for e in node.elts):
+        return ast.copy_location(ast.Constant(tuple(e.value for e in node.elts)), node)
+    return None
 
 
 @dataclass(frozen=True)

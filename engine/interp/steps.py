@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from stratagem.errors import LimitError, Location, StratagemError
-from stratagem.expr import Expr
+from stratagem.expr import SAFE_RESULT_TYPES, Expr
 from stratagem.interp.context import BreakLoop, Return, Run
 from stratagem.interp.trace import Label
 from stratagem.model.entities import Entity, EntityScope
@@ -129,7 +129,9 @@ class RollStep(Step):
             scope[self.target] = result.total
         if self.values_as:
             scope[self.values_as] = list(result.values)
-        self.emit(run, scope, roll_values(result, self.dice.subject_name(run, scope, self.subject)))
+        if run.tracing:
+            who = self.dice.subject_name(run, scope, self.subject)
+            self.emit(run, scope, roll_values(result, who))
 
 
 def roll_values(result: Any, who: str | None) -> dict[str, Any]:
@@ -145,22 +147,27 @@ def roll_values(result: Any, who: str | None) -> dict[str, Any]:
 
 
 class CheckResult:
-    """What a `check` binds: roll, target, margin, success, critical."""
+    """What a `check` binds: roll, target, margin, success, critical (and the dice's trace)."""
 
-    __slots__ = ("roll", "target", "margin", "success", "critical", "text")
+    __slots__ = ("roll", "target", "margin", "success", "critical", "_dice")
 
     def __init__(self, roll: int, target: Any, margin: Any, success: bool,
-                 critical: str | None, text: str) -> None:
+                 critical: str | None, dice: Any) -> None:
         self.roll = roll
         self.target = target
         self.margin = margin
         self.success = success
         self.critical = critical
-        self.text = text
+        self._dice = dice
 
     @property
     def failure(self) -> bool:
         return not self.success
+
+    @property
+    def text(self) -> str:
+        """The roll as a person reads it, e.g. ``3d = [2,5,5] = 12`` (made when asked)."""
+        return str(self._dice.describe())
 
     def to_plain(self) -> dict[str, Any]:
         from stratagem.model.values import plain
@@ -194,7 +201,7 @@ class CheckSpec:
         if self.bonus is not None:
             total = total + run.eval(self.bonus, scope)
         if self.target is None:
-            return CheckResult(total, None, total, True, None, result.describe()), result, total
+            return CheckResult(total, None, total, True, None, result), result, total
         target = run.eval(self.target, scope)
         if self.type == "under":
             margin = target - total
@@ -209,8 +216,7 @@ class CheckSpec:
                 critical, success = "success", True
             elif self.crit_failure is not None and run.eval(self.crit_failure, inner):
                 critical, success = "failure", False
-        return CheckResult(total, target, margin, success, critical,
-                           result.describe()), result, margin
+        return CheckResult(total, target, margin, success, critical, result), result, margin
 
 
 class CheckStep(Step):
@@ -233,6 +239,8 @@ class CheckStep(Step):
         check, result, _ = self.spec.perform(run, scope)
         if self.target:
             scope[self.target] = check
+        if not run.tracing:
+            return
         values = roll_values(result, self.spec.dice.subject_name(run, scope, self.spec.subject))
         values.update(target=check.target, margin=check.margin, success=check.success)
         if check.critical:
@@ -296,6 +304,8 @@ class ContestStep(Step):
         result = ContestResult(winner, abs(score_a - score_b), a, b, rerolls)
         if self.target:
             scope[self.target] = result
+        if not run.tracing:
+            return
         values = {"a": a, "b": b, "winner": winner, "difference": result.difference}
         for side, spec in (("a", self.a), ("b", self.b)):
             who = spec.dice.subject_name(run, scope, spec.subject)
@@ -741,6 +751,8 @@ class RequireStep(Step):
         loc = self.location
         return f"{loc}" if loc is not None else "the ruleset"
 
+
+SAFE_RESULT_TYPES.update({CheckResult, ContestResult, Label})
 
 STEPS: dict[str, type[Step]] = {
     cls.kind: cls

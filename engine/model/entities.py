@@ -110,23 +110,40 @@ class EntityKind:
 
 
 class World:
-    """What the entities of one battle share: the stack of dependency collectors.
+    """What the entities of one battle share: dependency collectors and a change counter.
 
-    A derived value is cached with the fields it read (entity, field, version of that
-    field); it is recomputed only when one of them changed. Expressions cannot change
-    the state (they call no methods), so every change goes through :meth:`Entity.set`
-    or :meth:`Entity.adopt`, which bump the field's version.
+    A derived value is cached with what it read: fields (entity, name, version of the
+    field) and other derived values (entity, "=name", version of that value). It is
+    recomputed only when one of them changed. Expressions cannot change the state (they
+    call no methods), so every change goes through :meth:`Entity.set` or
+    :meth:`Entity.adopt`, which bump the field's version and the world's ``changes``;
+    while ``changes`` stands still, a cached value is valid without looking at its inputs.
     """
 
-    __slots__ = ("stack", "twins")
+    __slots__ = ("stack", "twins", "changes")
 
     def __init__(self) -> None:
         self.stack: list[set[tuple[Entity, str]]] = []
         #: for a copy of a scenario's template: id(template entity) -> its copy
         self.twins: dict[int, Entity] = {}
+        self.changes = 0
 
 
 Deps = tuple[tuple["Entity", str, int], ...]
+_ABSENT = object()
+
+
+class _Cached:
+    """A derived value, what it was computed from, when it was last known valid, and its
+    own version (bumped when a recomputation gives a different value)."""
+
+    __slots__ = ("value", "deps", "checked", "version")
+
+    def __init__(self, value: Any, deps: Deps, checked: int, version: int) -> None:
+        self.value = value
+        self.deps = deps
+        self.checked = checked
+        self.version = version
 
 
 class Entity:
@@ -142,8 +159,8 @@ class Entity:
         self._rs = ruleset
         self._origin = origin
         self._w = parent._w if parent is not None else World()
-        #: derived name -> (value, the fields it was computed from, with their versions)
-        self._cache: dict[str, tuple[Any, Deps]] = {}
+        #: derived name -> its cached value
+        self._cache: dict[str, _Cached] = {}
         #: field name -> how many times it changed
         self._fv: dict[str, int] = {}
         #: the template entity this one was copied from (its cached values may serve)
@@ -182,49 +199,62 @@ class Entity:
         )
 
     def _derived(self, name: str, expr: Expr) -> Any:
+        entry = self._current(name, expr)
         stack = self._w.stack
-        cached = self._cache.get(name)
-        if cached is not None:
-            value, deps = cached
-            for e, field_name, version in deps:
-                if e._fv.get(field_name, 0) != version:
+        if stack:
+            stack[-1].add((self, "=" + name))
+        return entry.value
+
+    def _version_of(self, key: str) -> int:
+        """The version of a field, or (for "=name") of a derived value brought up to date."""
+        if key[0] != "=":
+            return self._fv.get(key, 0)
+        name = key[1:]
+        return self._current(name, self._kind.derived[name]).version
+
+    def _current(self, name: str, expr: Expr) -> _Cached:
+        """The cached entry of a derived value, recomputed if what it read has changed."""
+        w = self._w
+        entry = self._cache.get(name)
+        if entry is None and self._tpl is not None:
+            entry = self._inherit(name)
+        if entry is not None:
+            if entry.checked == w.changes:
+                return entry
+            for e, key, version in entry.deps:
+                if e._version_of(key) != version:
                     break
             else:
-                if stack:
-                    stack[-1].update((e, f) for e, f, _ in deps)
-                return value
-        elif self._tpl is not None:
-            inherited = self._inherit(name)
-            if inherited is not None:
-                value, deps = inherited
-                if stack:
-                    stack[-1].update((e, f) for e, f, _ in deps)
-                return value
+                entry.checked = w.changes
+                return entry
         read: set[tuple[Entity, str]] = set()
-        stack.append(read)
+        w.stack.append(read)
         try:
             value = self._rs.evaluator.eval(expr, EntityScope(self))
         finally:
-            stack.pop()
-        self._cache[name] = (value, tuple((e, f, e._fv.get(f, 0)) for e, f in read))
-        if stack:
-            stack[-1].update(read)
-        return value
+            w.stack.pop()
+        version = 0
+        if entry is not None:
+            same = type(value) is type(entry.value) and value == entry.value
+            version = entry.version if same else entry.version + 1
+        deps = tuple((e, key, e._version_of(key)) for e, key in read)
+        fresh = _Cached(value, deps, w.changes, version)
+        self._cache[name] = fresh
+        return fresh
 
-    def _inherit(self, name: str) -> tuple[Any, Deps] | None:
-        """The template's cached value, if every field it read is unchanged in this copy."""
+    def _inherit(self, name: str) -> _Cached | None:
+        """The template's cached value, moved to this copy (checked before use)."""
         cached = self._tpl._cache.get(name) if self._tpl is not None else None
         if cached is None:
             return None
-        value, deps = cached
         twins = self._w.twins
         moved = []
-        for e, f, v in deps:
+        for e, key, version in cached.deps:
             twin = twins.get(id(e))
-            if twin is None or twin._fv.get(f, 0) != v:
+            if twin is None:
                 return None
-            moved.append((twin, f, v))
-        entry = (_moved(value, twins), tuple(moved))
+            moved.append((twin, key, version))
+        entry = _Cached(_moved(cached.value, twins), tuple(moved), -1, cached.version)
         self._cache[name] = entry
         return entry
 
@@ -242,9 +272,14 @@ class Entity:
         return getattr(self, name)
 
     def set(self, name: str, value: Any) -> None:
-        """Change a field (every change of the battle state goes through here)."""
+        """Change a field (every change of the battle state goes through here). Setting a
+        field to the value it has changes nothing."""
+        old = self._f.get(name, _ABSENT)
         self._f[name] = value
+        if type(old) is type(value) and old == value:
+            return
         self._fv[name] = self._fv.get(name, 0) + 1
+        self._w.changes += 1
 
     def adopt(self, collection: str, child: Entity) -> None:
         """Add a child entity to one of this entity's collections."""
@@ -253,6 +288,7 @@ class Entity:
             entity._w = self._w
         self._f[collection].append(child)
         self._fv[collection] = self._fv.get(collection, 0) + 1
+        self._w.changes += 1
 
     def has(self, name: str) -> bool:
         return name in self._f or name in self._kind.derived
@@ -314,6 +350,7 @@ class Entity:
         values: dict[str, Any] = {}
         twin = Entity(self._kind, values, parent, self._rs, self._origin)
         twin._tpl = self
+        twin._fv = dict(self._fv)
         twins[id(self)] = twin
         for key, value in self._f.items():
             if key in self._kind.children:
