@@ -36,6 +36,8 @@ def _value(t: Translator, entity: Entity, name: str, value: Any) -> str:
         return value.label()
     if isinstance(value, Label):
         return t.catalog.display(value, t.catalog.lang)
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_value(t, entity, name, v) for v in value) or "—"
     if value is None:
         return "—"
     if isinstance(value, bool):
@@ -192,8 +194,9 @@ def render_rating(rated: RatedArmy, lang: str = "en", explain: bool = False) -> 
     for _, entity, indent in _pairs(None, rated.side):
         kind = entity.kind_name
         names = list(rs.rate_report.get(kind) or rs.report.get(kind, []))
-        if explain:
-            names += [d for d in entity.declaration.derived if d not in names]
+        if explain:  # every other derived value a translator has named for GMs
+            names += [d for d in entity.declaration.derived if d not in names
+                      and t.catalog.message(f"field.{kind}.{d}") is not None]
         line = _fields_line(t, None, entity, names)
         lines.append(f"{indent}{entity.label()}: {line}" if line else f"{indent}{entity.label()}")
     if explain and rated.trace:

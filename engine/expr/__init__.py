@@ -437,6 +437,17 @@ class _RuleEval(EvalWithCompoundTypes):
             self._check_disallowed_items(result)
         return result
 
+    def _check_disallowed_items(self, item: Any) -> None:
+        kind = type(item)
+        if kind in SAFE_RESULT_TYPES:
+            return
+        if kind in (list, tuple):
+            for element in item:
+                if type(element) not in SAFE_RESULT_TYPES:
+                    super()._check_disallowed_items(element)
+            return
+        super()._check_disallowed_items(item)
+
 
 class Evaluator:
     """Evaluates compiled expressions with a fixed set of functions.

@@ -177,10 +177,12 @@ class Entity:
         return value
 
     def __getattr__(self, name: str) -> Any:
-        try:
-            return self._field(name)
-        except KeyError:
-            pass
+        fields = self._f
+        if name in fields:
+            stack = self._w.stack
+            if stack:
+                stack[-1].add((self, name))
+            return fields[name]
         expr = self._kind.derived.get(name)
         if expr is not None:
             return self._derived(name, expr)
