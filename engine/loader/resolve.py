@@ -163,13 +163,24 @@ def load_document(path: Path | str, limits: LoadLimits = DEFAULT_LIMITS) -> PosD
     same way). ``kind`` is the topmost file's. Raises :class:`StratagemError` or
     :class:`ValidationFailed` (every file error found) and :class:`LimitError`.
     """
-    return _DocumentLoader(limits).document(Path(path), ())
+    return load_document_chain(path, limits)[0]
+
+
+def load_document_chain(path: Path | str,
+                        limits: LoadLimits = DEFAULT_LIMITS) -> tuple[PosDict, list[Path]]:
+    """:func:`load_document`, plus the file and each file it extends, base first (their
+    ``locales/`` folders hold the texts of the merged document)."""
+    loader = _DocumentLoader(limits)
+    doc = loader.document(Path(path), ())
+    return doc, list(reversed(loader.chain))
 
 
 class _DocumentLoader:
     def __init__(self, limits: LoadLimits) -> None:
         self.limits = limits
         self.files = 0
+        #: the main file, then each file it extends (includes not counted)
+        self.chain: list[Path] = []
 
     def read(self, path: Path) -> PosDict:
         self.files += 1
@@ -191,6 +202,7 @@ class _DocumentLoader:
 
     def document(self, path: Path, chain: tuple[Path, ...]) -> PosDict:
         key = path.resolve()
+        self.chain.append(key)
         raw = self.read(path)
         own = self.with_includes(raw, path, chain + (key,))
         ref = raw.get("extends")

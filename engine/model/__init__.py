@@ -29,7 +29,7 @@ def _resolve(ref: str, base_dir: Path | None) -> Path:
 def load_ruleset(ref: str | Path, base_dir: Path | None = None) -> Ruleset:
     """Load and compile a ruleset, setting or overlay by id (``my-rules``,
     ``my-rules/my-world``) or by path. Compiled rulesets are cached per file."""
-    from stratagem.loader.resolve import load_document
+    from stratagem.loader.resolve import load_document_chain
 
     path = _resolve(str(ref), base_dir)
     stamp = _stamp(path)
@@ -37,10 +37,10 @@ def load_ruleset(ref: str | Path, base_dir: Path | None = None) -> Ruleset:
     cached = _CACHE.get(key)
     if cached is not None:
         return cached
-    doc = load_document(path)
+    doc, chain = load_document_chain(path)
     rs = compile_ruleset(doc, ref=str(ref))
     rs.path = str(path)
-    rs.locale_files = _locale_files(path)
+    rs.locale_files = _locale_files(chain)
     _CACHE[key] = rs
     return rs
 
@@ -54,29 +54,15 @@ def _stamp(path: Path) -> float:
         return path.stat().st_mtime
 
 
-def _locale_files(path: Path) -> dict[str, list[Path]]:
+def _locale_files(chain: list[Path]) -> dict[str, list[Path]]:
     """Locale files of a ruleset and the ones it extends, base first, per language."""
     out: dict[str, list[Path]] = {}
-    for file in _extends_chain(path):
+    for file in chain:
         for folder in (file.parent / "locales", file.parent / file.stem / "locales"):
             if folder.is_dir():
                 for loc in sorted(folder.glob("*.yaml")):
                     out.setdefault(loc.stem, []).append(loc)
     return out
-
-
-def _extends_chain(path: Path) -> list[Path]:
-    """The file and every file it extends, base first."""
-    from stratagem.loader.yamlio import load_yaml
-
-    chain: list[Path] = []
-    current: Path | None = path
-    while current is not None and current not in chain and len(chain) < 20:
-        chain.append(current)
-        doc = load_yaml(current)
-        parent = doc.get("extends") if hasattr(doc, "get") else None
-        current = _resolve(str(parent), current.parent) if parent else None
-    return list(reversed(chain))
 
 
 def ruleset_for_document(doc: Any, path: Path) -> Ruleset:
