@@ -167,25 +167,10 @@ class Entity:
         self._tpl: Entity | None = None
 
     # -- access -------------------------------------------------------------------------
-    def _field(self, name: str) -> Any:
-        """A field's value (KeyError if there is no such field), noted as read by the
-        derived value being computed, if any."""
-        value = self._f[name]
-        stack = self._w.stack
-        if stack:
-            stack[-1].add((self, name))
-        return value
-
     def __getattr__(self, name: str) -> Any:
-        fields = self._f
-        if name in fields:
-            stack = self._w.stack
-            if stack:
-                stack[-1].add((self, name))
-            return fields[name]
-        expr = self._kind.derived.get(name)
-        if expr is not None:
-            return self._derived(name, expr)
+        value = _read(self, name)
+        if value is not _ABSENT:
+            return value
         if name == "parent":
             return self._parent
         if name == "kind":
@@ -375,6 +360,21 @@ class Entity:
         return out
 
 
+def _read(entity: Entity, name: str) -> Any:
+    """A field (noted as read by the derived value being computed, if any) or a derived
+    value of ``entity``; ``_ABSENT`` if it has neither called ``name``."""
+    fields = entity._f
+    if name in fields:
+        stack = entity._w.stack
+        if stack:
+            stack[-1].add((entity, name))
+        return fields[name]
+    expr = entity._kind.derived.get(name)
+    if expr is not None:
+        return entity._derived(name, expr)
+    return _ABSENT
+
+
 def _moved(value: Any, twins: dict[int, Entity]) -> Any:
     """A cached value for a copy: entities in it are replaced by their copies."""
     if isinstance(value, Entity):
@@ -399,12 +399,9 @@ class EntityScope(Mapping[str, Any]):
 
     def __getitem__(self, name: str) -> Any:
         e = self._e
-        try:
-            return e._field(name)
-        except KeyError:
-            pass
-        if name in e._kind.derived:
-            return getattr(e, name)
+        value = _read(e, name)
+        if value is not _ABSENT:
+            return value
         if name == "self":
             return e
         if name == "parent":
