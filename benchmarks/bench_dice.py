@@ -157,6 +157,7 @@ def bench_hostile() -> tuple[str, float, float]:
     """Time each hostile input (caches cleared before each): (text, cold ms, worst ms + build)."""
     sys.path.insert(0, str(ROOT / "tests" / "dice"))
     from dice_helpers import first_error, hostile_inputs
+
     from stratagem.dice import parser
     from stratagem.dice.builder import lark_parser
 

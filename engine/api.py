@@ -28,8 +28,15 @@ from stratagem.model.documents import Scenario, build_army, build_scenario, side
 from stratagem.model.entities import Entity
 from stratagem.model.ruleset import Ruleset
 
-__all__ = ["load_ruleset", "load_army", "load_scenario", "run_battle", "rate_army",
-           "BattleResult", "Army"]
+__all__ = [
+    "Army",
+    "BattleResult",
+    "load_army",
+    "load_ruleset",
+    "load_scenario",
+    "rate_army",
+    "run_battle",
+]
 
 
 def _load_file(path: Path, kind: str, location: Location | None = None) -> Any:
@@ -206,6 +213,6 @@ def rate_army(army: str | Path | Army, *, explain: bool = True,
     run.lang = lang
     proc = rs.entry.get("rate")
     if proc:
-        params = rs.procedures[proc].params
-        rs.call(run, proc, {p: army.side for p in params})
+        (param,) = rs.procedures[proc].params
+        rs.call(run, proc, {param: army.side})
     return RatedArmy(rs, army.side, run.trace)

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
-from stratagem.model.documents import Scenario
-from stratagem.model.ruleset import Ruleset
 from stratagem.expr import Frame
 from stratagem.interp.trace import Label
+from stratagem.model.documents import Scenario
+from stratagem.model.ruleset import Ruleset
 from stratagem.model.values import plain
 
 

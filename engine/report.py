@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from stratagem.errors import StratagemError
 from stratagem.interp.trace import Event, Label
 from stratagem.model.entities import Entity
 
@@ -49,7 +50,7 @@ def _value(t: Translator, entity: Entity, name: str, value: Any) -> str:
 def _read(entity: Entity, name: str) -> Any:
     try:
         return getattr(entity, name)
-    except Exception:  # a derived value that cannot be computed for this state
+    except StratagemError:  # a derived value that cannot be computed for this state
         return None
 
 

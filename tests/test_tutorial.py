@@ -39,7 +39,7 @@ def test_the_book_row_then_the_house_row(capsys):
 
 
 def test_the_overlay_in_the_doc_is_the_file_on_disk():
-    block = re.search(r"```yaml\n(kind: setting.*?)```", DOC, re.S).group(1)
+    block = re.search(r"```yaml\n(kind: setting.*?)```", DOC, re.DOTALL).group(1)
     on_disk = (ROOT / "docs" / "tutorial" / "house-rules.yaml").read_text(encoding="utf-8")
     assert block.strip() in on_disk
 

@@ -14,6 +14,7 @@ from functools import cache
 
 from lark import Lark, Token, Transformer_NonRecursive, v_args
 from lark.exceptions import UnexpectedInput, VisitError
+
 from stratagem.dice.ast import (
     Call,
     CeilDiv,

@@ -13,6 +13,7 @@ import re
 import unicodedata
 
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
 from stratagem.dice.errors import DiceSyntaxError
 
 #: Terminals of grammar/dice.lark in plain words.

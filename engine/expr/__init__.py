@@ -216,11 +216,11 @@ class _NameCollector(ast.NodeVisitor):
         self.calls: set[str] = set()
         self._bound: list[set[str]] = []
 
-    def visit_Name(self, node: ast.Name) -> None:  # noqa: N802
+    def visit_Name(self, node: ast.Name) -> None:
         if not any(node.id in scope for scope in self._bound):
             self.names.add(node.id)
 
-    def visit_Call(self, node: ast.Call) -> None:  # noqa: N802
+    def visit_Call(self, node: ast.Call) -> None:
         if isinstance(node.func, ast.Name):
             self.calls.add(node.func.id)
         else:
@@ -250,7 +250,7 @@ class _NameCollector(ast.NodeVisitor):
                 self.visit(getattr(node, part))
         self._bound.pop()
 
-    visit_ListComp = visit_GeneratorExp = visit_SetComp = visit_DictComp = _comprehension  # noqa: N815
+    visit_ListComp = visit_GeneratorExp = visit_SetComp = visit_DictComp = _comprehension
 
 
 _ALLOWED_NODES = (
@@ -289,19 +289,19 @@ class _Literals(ast.NodeTransformer):
     """Turn `true`, `false`, `none` (YAML habits) into constants, and fold tuples of
     constants (and the list after `in`) into one constant, built once."""
 
-    def visit_Name(self, node: ast.Name) -> ast.AST:  # noqa: N802
+    def visit_Name(self, node: ast.Name) -> ast.AST:
         if node.id in LITERALS:
             return ast.copy_location(ast.Constant(LITERALS[node.id]), node)
         return node
 
-    def visit_Tuple(self, node: ast.Tuple) -> ast.AST:  # noqa: N802
+    def visit_Tuple(self, node: ast.Tuple) -> ast.AST:
         self.generic_visit(node)
         return _folded(node) or node
 
-    def visit_Compare(self, node: ast.Compare) -> ast.AST:  # noqa: N802
+    def visit_Compare(self, node: ast.Compare) -> ast.AST:
         self.generic_visit(node)
-        for i, (op, right) in enumerate(zip(node.ops, node.comparators)):
-            if isinstance(op, (ast.In, ast.NotIn)) and isinstance(right, (ast.List, ast.Set)):
+        for i, (cmp, right) in enumerate(zip(node.ops, node.comparators)):
+            if isinstance(cmp, (ast.In, ast.NotIn)) and isinstance(right, (ast.List, ast.Set)):
                 node.comparators[i] = _folded(right) or right
         return node
 
@@ -335,7 +335,7 @@ def compile_expr(text: Any, location: Location | None = None) -> Expr:
 
     Raises :class:`ExpressionError` with the position of the mistake.
     """
-    if isinstance(text, bool) or isinstance(text, (int, float)) or text is None:
+    if isinstance(text, (bool, int, float)) or text is None:
         return Expr(repr(text), ast.Constant(text), frozenset(), frozenset(), location, text, True)
     if not isinstance(text, str):
         raise ExpressionError(

@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from stratagem.errors import LimitError, Location, StratagemError
+from stratagem.errors import LimitError
 from stratagem.interp.dicesource import DiceSource
 from stratagem.interp.trace import Event
 from stratagem.model.entities import Entity
@@ -123,6 +123,3 @@ class Run:
             level=level or step.level,
             depth=self.depth,
         ))
-
-    def fail(self, message: str, location: Location | None, hint: str | None = None) -> None:
-        raise StratagemError(message, location=location, hint=hint)

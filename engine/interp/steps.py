@@ -149,7 +149,7 @@ def roll_values(result: Any, who: str | None) -> dict[str, Any]:
 class CheckResult:
     """What a `check` binds: roll, target, margin, success, critical (and the dice's trace)."""
 
-    __slots__ = ("roll", "target", "margin", "success", "critical", "_dice")
+    __slots__ = ("_dice", "critical", "margin", "roll", "success", "target")
 
     def __init__(self, roll: int, target: Any, margin: Any, success: bool,
                  critical: str | None, dice: Any) -> None:
@@ -251,7 +251,7 @@ class CheckStep(Step):
 class ContestResult:
     """What a `contest` binds: winner ('a', 'b' or none), difference, a, b."""
 
-    __slots__ = ("winner", "difference", "a", "b", "rerolls")
+    __slots__ = ("a", "b", "difference", "rerolls", "winner")
 
     def __init__(self, winner: str | None, difference: Any, a: CheckResult, b: CheckResult,
                  rerolls: int) -> None:
@@ -761,4 +761,4 @@ STEPS: dict[str, type[Step]] = {
                 BreakStep, RequireStep)
 }
 
-__all__ = ["STEPS", "Step", "run_block", "CheckResult", "ContestResult", "Label"]
+__all__ = ["STEPS", "CheckResult", "ContestResult", "Label", "Step", "run_block"]

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
-from stratagem.errors import Location, StratagemError, ValidationFailed
+from stratagem.errors import Location, StratagemError
 from stratagem.expr import BASE_FUNCTIONS, Expr, ExpressionError, compile_expr
 from stratagem.model.entities import RESERVED, TYPES, EntityKind, FieldSpec
 from stratagem.model.tables import MATCHES, Row, Table
@@ -307,10 +307,9 @@ def compile_kinds(c: Compiler, doc: Mapping[str, Any]) -> dict[str, EntityKind]:
         fields = body.get("fields") or {}
         for fname, fbody in fields.items():
             floc = c.where(fields, fname)
-            if fname in RESERVED or fname in ("name", "id"):
-                if fname not in ("name", "id"):
-                    c.error(f"'{fname}' is reserved and cannot be a field name", floc)
-                    continue
+            if fname in RESERVED:
+                c.error(f"'{fname}' is reserved and cannot be a field name", floc)
+                continue
             spec = compile_field(c, str(fname), fbody, floc, enums, f"{name}.{fname}")
             if spec is not None:
                 kind.fields[str(fname)] = spec
@@ -392,7 +391,7 @@ def compile_field(c: Compiler, name: str, body: Any, loc: Location | None,
                 c.error(f"field '{owner}' takes its values from unknown table '{body['table']}'",
                         c.where(body, "table"), hint=closest(body["table"], c.tables))
             else:
-                values = tuple(str(k) for k in table.keys())
+                values = tuple(str(k) for k in table.keys())  # noqa: SIM118 - a Table, not a dict
                 for v in values if labelled else ():
                     c.message_keys.add(f"enum.{table.name}.{v}")
         else:

@@ -120,7 +120,7 @@ class World:
     while ``changes`` stands still, a cached value is valid without looking at its inputs.
     """
 
-    __slots__ = ("stack", "twins", "changes")
+    __slots__ = ("changes", "stack", "twins")
 
     def __init__(self) -> None:
         self.stack: list[set[tuple[Entity, str]]] = []
@@ -137,7 +137,7 @@ class _Cached:
     """A derived value, what it was computed from, when it was last known valid, and its
     own version (bumped when a recomputation gives a different value)."""
 
-    __slots__ = ("value", "deps", "checked", "version")
+    __slots__ = ("checked", "deps", "value", "version")
 
     def __init__(self, value: Any, deps: Deps, checked: int, version: int) -> None:
         self.value = value
@@ -149,7 +149,7 @@ class _Cached:
 class Entity:
     """One entity of the battle state. Fields, derived values and children are attributes."""
 
-    __slots__ = ("_kind", "_f", "_parent", "_rs", "_origin", "_w", "_cache", "_fv", "_tpl")
+    __slots__ = ("_cache", "_f", "_fv", "_kind", "_origin", "_parent", "_rs", "_tpl", "_w")
 
     def __init__(self, kind: EntityKind, values: dict[str, Any], parent: Entity | None,
                  ruleset: Ruleset, origin: Location | None = None) -> None:
@@ -255,9 +255,6 @@ class Entity:
                 except Exception:  # noqa: BLE001 - a value that needs a battle context
                     entity._w.stack.clear()
 
-    def get(self, name: str) -> Any:
-        return getattr(self, name)
-
     def set(self, name: str, value: Any) -> None:
         """Change a field (every change of the battle state goes through here). Setting a
         field to the value it has changes nothing."""
@@ -277,9 +274,6 @@ class Entity:
         self._fv[collection] = self._fv.get(collection, 0) + 1
         self._w.changes += 1
 
-    def has(self, name: str) -> bool:
-        return name in self._f or name in self._kind.derived
-
     def root(self) -> Entity:
         node = self
         while node._parent is not None:
@@ -293,10 +287,6 @@ class Entity:
     @property
     def declaration(self) -> EntityKind:
         return self._kind
-
-    @property
-    def parent_entity(self) -> Entity | None:
-        return self._parent
 
     @property
     def origin(self) -> Location | None:

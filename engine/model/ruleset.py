@@ -193,6 +193,10 @@ def compile_ruleset(doc: Mapping[str, Any], ref: str | None = None) -> Ruleset:
             c.error(f"entry '{purpose}' names unknown procedure '{proc}'", where(entry, purpose),
                     hint=closest(proc, rs.procedures))
         rs.entry[str(purpose)] = str(proc)
+    rate = rs.entry.get("rate")
+    if rate in rs.procedures and len(rs.procedures[rate].params) != 1:
+        c.error(f"the rate procedure '{rate}' must take exactly one parameter (the side)",
+                where(entry, "rate"), hint="e.g. rate: {params: [side], steps: [...]}")
     if "battle" not in rs.entry and not c.errors:
         c.error("the ruleset has no `entry: {battle: PROCEDURE}`", where(doc),
                 hint="name the procedure `stratagem battle` runs")
@@ -259,7 +263,7 @@ def _compile_formulas(c: Compiler, formulas: Mapping[str, Any]) -> dict[str, tup
     out = {}
     for name, body in formulas.items():
         loc = where(formulas, name)
-        if isinstance(body, str) or isinstance(body, (int, float)):
+        if isinstance(body, (str, int, float)):
             params: list[str] = []
             node, key = formulas, name
         elif isinstance(body, Mapping) and "expr" in body:

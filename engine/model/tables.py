@@ -19,7 +19,7 @@ MATCHES = ("exact", "range", "threshold", "keys")
 class Row:
     """One table row; its cells are attributes (``row.loss``), plus ``index`` and ``key``."""
 
-    __slots__ = ("_cells", "_index", "_table", "_key")
+    __slots__ = ("_cells", "_index", "_key", "_table")
 
     def __init__(self, table: str, index: int, key: Any, cells: dict[str, Any]) -> None:
         self._table = table

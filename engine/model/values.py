@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Any
 
@@ -22,7 +23,7 @@ def where(node: Any, key: Any = None) -> Location | None:
 def exact(value: Any) -> Any:
     """Numbers as exact values: floats written in YAML (0.8) become fractions (4/5)."""
     if isinstance(value, float):
-        if value != value or value in (float("inf"), float("-inf")):
+        if math.isnan(value) or math.isinf(value):
             return value
         f = Fraction(repr(value))
         return f.numerator if f.denominator == 1 else f

@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 
 import pytest
+
 from stratagem.cli import main
 
 HERE = Path(__file__).parent

@@ -9,6 +9,7 @@ from functools import cache
 
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
+
 from stratagem.dice import DiceExpr
 
 #: Deterministic in CI, no deadline (the first parse builds the parser), bounded.

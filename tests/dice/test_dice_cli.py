@@ -6,6 +6,7 @@ import json
 from fractions import Fraction
 
 import pytest
+
 from stratagem.cli import main
 
 

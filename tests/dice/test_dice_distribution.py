@@ -6,6 +6,7 @@ from fractions import Fraction
 
 import pytest
 from dice_helpers import enumerate_pmf
+
 from stratagem.dice import DiceLimitError, DiceLimits, Distribution, parse_dice
 
 SMALL = DiceLimits(max_explosion_depth=2)

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+
 import stratagem.dice
 from stratagem.dice import DiceError, parse_dice
 

@@ -10,6 +10,7 @@ import re
 
 import pytest
 from dice_helpers import first_error, hostile_inputs
+
 from stratagem.dice import DiceLimitError, DiceSyntaxError, DiceValueError
 from stratagem.errors import LimitError
 

@@ -13,6 +13,7 @@ from fractions import Fraction
 
 import pytest
 from lark import Lark
+
 from stratagem.dice import (
     DiceDialect,
     DiceError,

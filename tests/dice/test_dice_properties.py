@@ -13,6 +13,7 @@ from fractions import Fraction
 from dice_helpers import DICE_SETTINGS, NAMES, enumerate_pmf, expressions
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from stratagem.dice import DiceError, DiceLimits, RollResult, parse_dice
 
 SMALL = DiceLimits(max_explosion_depth=2, max_dice=40, max_distribution_work=200_000)

@@ -6,6 +6,7 @@ import dataclasses
 import random
 
 import pytest
+
 from stratagem.dice import (
     DiceLimitError,
     DiceLimits,

@@ -8,6 +8,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+
 from stratagem.dice import parse_dice
 
 SEEDS = Path(__file__).resolve().parents[3] / "shared" / "seeds"

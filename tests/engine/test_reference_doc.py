@@ -17,7 +17,7 @@ SCHEMA = json.loads((ROOT / "schemas" / "ruleset.schema.json").read_text(encodin
 
 
 def yaml_blocks() -> list[str]:
-    return re.findall(r"```yaml\n(.*?)```", DOC, re.S)
+    return re.findall(r"```yaml\n(.*?)```", DOC, re.DOTALL)
 
 
 def step_schema() -> Draft202012Validator:
@@ -44,7 +44,7 @@ def test_every_step_example_is_a_valid_step():
                 errors = list(validator.iter_errors(step))
                 assert not errors, (step, [e.message for e in errors])
                 checked.add(next(iter(step)))
-    headings = re.findall(r"^### (.*)$", DOC, re.M)
+    headings = re.findall(r"^### (.*)$", DOC, re.MULTILINE)
     documented = {name for h in headings for name in re.findall(r"`(\w+)`", h)}
     assert documented == set(STEPS), "every step has a section in the reference"
     assert checked >= set(STEPS) - {"break"}, "every step with options has an example"
@@ -52,5 +52,5 @@ def test_every_step_example_is_a_valid_step():
 
 def test_the_test_ruleset_uses_every_step():
     text = (SKIRMISH / "ruleset.yaml").read_text(encoding="utf-8")
-    used = set(re.findall(r"^\s*-\s+(\w+):", text, re.M))
+    used = set(re.findall(r"^\s*-\s+(\w+):", text, re.MULTILINE))
     assert set(STEPS) <= used

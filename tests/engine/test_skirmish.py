@@ -10,8 +10,6 @@ import json
 from stratagem.api import load_scenario, run_battle
 from stratagem.cli import main
 
-from .conftest import SKIRMISH
-
 SCENARIO = """
 kind: scenario
 ruleset: RULESET

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from stratagem.api import load_ruleset, rate_army
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -4,6 +4,7 @@ a small scenario and scripted dice."""
 from __future__ import annotations
 
 import pytest
+
 from stratagem.api import rate_army
 from stratagem.errors import StratagemError
 

@@ -7,6 +7,7 @@ from fractions import Fraction
 from types import SimpleNamespace
 
 import pytest
+
 from stratagem.api import run_battle
 
 from .conftest import EXAMPLES, events, one, unit

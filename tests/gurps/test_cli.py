@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+
 from stratagem.cli import main
 from stratagem.loader.yamlio import load_yaml
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from stratagem.api import load_scenario, run_battle
 
 from .conftest import one, unit

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from stratagem.cli import main
 from stratagem.loader import resolve
 

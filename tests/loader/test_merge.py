@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from stratagem.errors import StratagemError, ValidationFailed
 from stratagem.loader.merge import identity, merge, resolve_markers
 from stratagem.loader.yamlio import PosDict, load_yaml

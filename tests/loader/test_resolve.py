@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from stratagem.errors import LimitError, StratagemError, ValidationFailed
 from stratagem.loader import resolve
 from stratagem.loader.limits import LoadLimits

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from jsonschema import Draft202012Validator
+
 from stratagem.errors import StratagemError, ValidationFailed
 from stratagem.loader import validate_file
 from stratagem.loader.resolve import load_document

@@ -8,6 +8,7 @@ import pickle
 from pathlib import Path
 
 import pytest
+
 from stratagem.errors import LimitError, StratagemError, ValidationFailed
 from stratagem.loader.limits import LoadLimits
 from stratagem.loader.yamlio import PosDict, PosList, load_yaml

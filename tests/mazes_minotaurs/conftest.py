@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from stratagem.api import load_ruleset
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import pytest
+
 from stratagem.api import run_battle
 
 from .conftest import events, name

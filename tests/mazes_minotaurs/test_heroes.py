@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from stratagem.api import run_battle
 
 from .conftest import duel, events, name, sides

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from stratagem.api import load_army, rate_army, run_battle
 from stratagem.errors import StratagemError
 

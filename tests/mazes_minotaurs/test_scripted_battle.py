@@ -9,6 +9,7 @@ and an orderly withdrawal that ends the battle.
 from __future__ import annotations
 
 import pytest
+
 from stratagem.api import run_battle
 
 from .conftest import SCENARIOS, events, losses, name, sides, units

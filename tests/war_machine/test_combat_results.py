@@ -9,6 +9,7 @@ row), and its casualties, fatigue and location are checked on both forces.
 from __future__ import annotations
 
 import pytest
+
 from stratagem.api import run_battle
 
 from .conftest import duel, events, forces, name

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+
 from stratagem.api import load_ruleset, run_battle
 from stratagem.cli import main
 

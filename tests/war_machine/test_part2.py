@@ -6,6 +6,7 @@ modifiers of seed 002 that depend on the battlefield.
 from __future__ import annotations
 
 import pytest
+
 from stratagem.api import run_battle
 
 from .conftest import EXAMPLES, duel, events, forces, name

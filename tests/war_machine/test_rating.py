@@ -6,6 +6,7 @@ Seed: /work/shared/seeds/002_25fdfdf7bce6606e.txt; corrections: /work/shared/see
 from __future__ import annotations
 
 import pytest
+
 from stratagem.api import load_army, load_ruleset, rate_army
 from stratagem.cli import main
 

@@ -8,6 +8,7 @@ whose food is gone loses 10 % of its troops per week."
 from __future__ import annotations
 
 import pytest
+
 from stratagem.api import run_battle
 
 from .conftest import EXAMPLES, events, forces, name

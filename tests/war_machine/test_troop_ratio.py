@@ -10,6 +10,7 @@ The ladder goes on +10 for each further 10:1 (the issue; GAPS.md reading).
 from __future__ import annotations
 
 import pytest
+
 from stratagem.api import run_battle
 
 from .conftest import duel, events, name
