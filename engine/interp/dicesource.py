@@ -54,8 +54,12 @@ class RecordingDice(DiceSource):
 
     def roll(self, expr: DiceExpr, names: Mapping[str, int], label: str) -> RollResult:
         result = self.inner.roll(expr, names, label)
-        self.log.append(result.total if len(result.values) == 1
-                        else {"values": list(result.values)})
+        faces = [face for die in result.dice for face in die.faces]
+        if faces:
+            self.log.append(faces)
+        else:  # stated results carry no dice
+            self.log.append(result.total if len(result.values) == 1
+                            else {"values": list(result.values)})
         return result
 
 

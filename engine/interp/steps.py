@@ -50,6 +50,16 @@ class Step:
     def run(self, run: Run, scope: dict[str, Any]) -> None:
         raise NotImplementedError
 
+    def note(self, run: Run, scope: dict[str, Any], values: dict[str, Any]) -> None:
+        """Record a control-flow step: its message if it has `event:`, else a quiet event
+        (in the JSON trace, not in --explain)."""
+        if not run.tracing:
+            return
+        if self.event:
+            self.emit(run, scope, values)
+        else:
+            run.record(self, values, level="quiet")
+
     def emit(self, run: Run, scope: dict[str, Any], values: dict[str, Any],
              key: str | None = None, params: dict[str, Any] | None = None) -> None:
         if not run.tracing:
@@ -376,6 +386,7 @@ class ForEachStep(Step):
         except TypeError:
             raise StratagemError(f"`for_each` needs a list; `{self.items.text}` gave {items!r}",
                                  location=self.location) from None
+        self.note(run, scope, {"in": self.items.text, "count": len(items)})
         run.depth += 1
         try:
             for i, item in enumerate(items):
@@ -406,8 +417,7 @@ class IfStep(Step):
 
     def run(self, run: Run, scope: dict[str, Any]) -> None:
         taken = bool(run.eval(self.cond, scope))
-        if self.event:
-            self.emit(run, scope, {"condition": self.cond.text, "value": taken})
+        self.note(run, scope, {"condition": self.cond.text, "value": taken})
         run_block(run, self.then if taken else self.otherwise, scope)
 
 
@@ -460,8 +470,7 @@ class RepeatStep(Step):
                     break
         finally:
             run.depth -= 1
-        if self.event:
-            self.emit(run, scope, {"passes": n})
+        self.note(run, scope, {"passes": n})
 
 
 class DecideStep(Step):
@@ -696,8 +705,7 @@ class CallStep(Step):
         result = run.ruleset.call(run, self.procedure, args, self.location)
         if self.target:
             scope[self.target] = result
-        if self.event:
-            self.emit(run, scope, {"procedure": self.procedure, "result": result})
+        self.note(run, scope, {"procedure": self.procedure, "result": result})
 
 
 class ReturnStep(Step):
@@ -708,13 +716,16 @@ class ReturnStep(Step):
         self.value = c.expr(node, "return") if node["return"] is not None else None
 
     def run(self, run: Run, scope: dict[str, Any]) -> None:
-        raise Return(run.eval(self.value, scope) if self.value is not None else None)
+        value = run.eval(self.value, scope) if self.value is not None else None
+        self.note(run, scope, {"value": value})
+        raise Return(value)
 
 
 class BreakStep(Step):
     kind = "break"
 
     def run(self, run: Run, scope: dict[str, Any]) -> None:
+        self.note(run, scope, {})
         raise BreakLoop()
 
 
@@ -727,29 +738,27 @@ class RequireStep(Step):
     def __init__(self, c: Compiler, node: Mapping[str, Any]) -> None:
         super().__init__(c, node)
         self.cond = c.expr(node, "require")
-        self.at = c.expr(node, "at") if "at" in node else None
+        self.blame = c.expr(node, "at") if "at" in node else None
         self.message = str(node.get("message") or "")
         if self.message:
             c.message_keys.add(self.message)
 
     def run(self, run: Run, scope: dict[str, Any]) -> None:
         if run.eval(self.cond, scope):
+            if run.tracing:
+                run.record(self, {"rule": self.cond.text, "holds": True}, level="quiet")
             return
         params = {name: run.eval(expr, scope) for name, expr in self.params.items()}
         text = run.ruleset.translate(self.message, params, run.lang) if self.message else None
         location = self.location
-        if self.at is not None:
-            culprit = run.eval(self.at, scope)
+        if self.blame is not None:
+            culprit = run.eval(self.blame, scope)
             if isinstance(culprit, Entity) and culprit.origin is not None:
                 location = culprit.origin
         raise StratagemError(text or f"the scenario breaks a rule of this ruleset: "
                                      f"{self.cond.text}", location=location,
                              hint=f"change the scenario so that the rule holds "
-                                  f"(`{self.cond.text}`, {self.at_text()})")
-
-    def at_text(self) -> str:
-        loc = self.location
-        return f"{loc}" if loc is not None else "the ruleset"
+                                  f"(`{self.cond.text}`, {self.location or 'the ruleset'})")
 
 
 SAFE_RESULT_TYPES.update({CheckResult, ContestResult, Label})

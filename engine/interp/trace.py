@@ -64,4 +64,8 @@ def plainify(value: Any) -> Any:
         return [plainify(v) for v in value]
     if isinstance(value, dict):
         return {str(k): plainify(v) for k, v in value.items()}
-    return plain(value)
+    value = plain(value)
+    if value is None or isinstance(value, (bool, int, float, str, list, dict)):
+        return value
+    text = getattr(value, "text", None)  # an expression or dice cell of a table
+    return text if isinstance(text, str) else str(value)
