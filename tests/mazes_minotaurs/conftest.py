@@ -21,18 +21,6 @@ def rs() -> Any:
     return load_ruleset("mazes-minotaurs")
 
 
-@pytest.fixture
-def write(tmp_path: Path):
-    """Write a YAML file (an army or a scenario) into a temporary folder; return its path."""
-
-    def _write(text: str, name: str = "battle.yaml") -> Path:
-        path = tmp_path / name
-        path.write_text(text, encoding="utf-8")
-        return path
-
-    return _write
-
-
 def events(trace: list[Any], key: str) -> list[dict[str, Any]]:
     """The parameters of every event with message ``key``, in order."""
     return [e.params for e in trace if e.key == key]

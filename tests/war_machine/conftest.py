@@ -19,18 +19,6 @@ def rs() -> Any:
     return load_ruleset("war-machine")
 
 
-@pytest.fixture
-def write(tmp_path: Path):
-    """Write a YAML file (an army or a scenario) into a temporary folder; return its path."""
-
-    def _write(text: str, name: str = "battle.yaml") -> Path:
-        path = tmp_path / name
-        path.write_text(text, encoding="utf-8")
-        return path
-
-    return _write
-
-
 def forces(result: Any) -> dict[str, Any]:
     """Every force of a battle's final state, by name."""
     return {f.name: f for side in result.root.sides for f in side.forces}
