@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from stratagem.errors import Location, StratagemError, ValidationFailed
@@ -278,9 +279,33 @@ def _compile_formulas(c: Compiler, formulas: Mapping[str, Any]) -> dict[str, tup
     return out
 
 
+#: Argument types whose values fully determine a formula's result (no entity state).
+_PLAIN_ARGS = frozenset({int, float, str, bool, type(None), Fraction})
+_MEMO_SIZE = 4096
+
+
 def _install_formulas(rs: Ruleset, formulas: Mapping[str, tuple[list[str], Expr]]) -> None:
+    """Formulas become functions of the ruleset's expressions. A formula reads only its
+    arguments, the constants and the tables, all immutable, so a call whose arguments are
+    plain values (numbers, text) is remembered: the same call never evaluates twice."""
+
     def make(name: str, params: list[str], expr: Expr) -> Any:
+        memo: dict[tuple[Any, ...], Any] = {}
+
         def formula(*args: Any, **kwargs: Any) -> Any:
+            plain = not kwargs and all(type(a) in _PLAIN_ARGS for a in args)
+            if plain:
+                key = tuple((type(a), a) for a in args)
+                try:
+                    return memo[key]
+                except KeyError:
+                    pass
+            value = evaluate(args, kwargs)
+            if plain and len(memo) < _MEMO_SIZE:
+                memo[key] = value
+            return value
+
+        def evaluate(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
             if len(args) > len(params):
                 raise StratagemError(f"formula '{name}' takes {len(params)} values, "
                                      f"got {len(args)}", location=expr.location)
