@@ -117,6 +117,8 @@ def describe(t: Translator, event: Event) -> str:
         entity = v.get("entity")
         parts = []
         for name, (old, new) in v.get("changes", {}).items():
+            if type(old) is type(new) and old == new:
+                continue
             label = t.field(entity.kind_name, name) if isinstance(entity, Entity) else name
             parts.append(f"{label}: {_plain_value(t, old)} → {_plain_value(t, new)}")
         return f"{entity}: " + "; ".join(parts)
