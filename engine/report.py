@@ -121,7 +121,7 @@ def describe(t: Translator, event: Event) -> str:
                 continue
             label = t.field(entity.kind_name, name) if isinstance(entity, Entity) else name
             parts.append(f"{label}: {_plain_value(t, old)} → {_plain_value(t, new)}")
-        return f"{entity}: " + "; ".join(parts)
+        return f"{entity}: " + "; ".join(parts) if parts else ""
     if event.step == "decide":
         who = v.get("for")
         return (f"{t.decision(v.get('decision', ''))}"
@@ -210,4 +210,10 @@ def render_rating(rated: RatedArmy, lang: str = "en", explain: bool = False) -> 
 
 
 def _explained(t: Translator, trace: list[Event]) -> list[str]:
-    return ["  " + "  " * e.depth + message(t, e) for e in trace if e.level != "quiet"]
+    lines = []
+    for event in trace:
+        if event.level != "quiet":
+            text = message(t, event)
+            if text:
+                lines.append("  " + "  " * event.depth + text)
+    return lines
