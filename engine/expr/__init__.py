@@ -150,9 +150,12 @@ def pairs(xs: Iterable[Any]) -> list[tuple[Any, Any]]:
 
 
 def _sorted(xs: Iterable[Any], key: str | None = None, reverse: bool = False) -> list[Any]:
+    """``sorted(units, key='br', reverse=true)``: ``key`` names an attribute."""
     items = list(xs)
     if key is None:
         return sorted(items, reverse=reverse)
+    if not isinstance(key, str) or key.startswith("_"):
+        raise ExpressionError("sorted(): key must name a field, e.g. key='br'")
     return sorted(items, key=lambda item: getattr(item, key), reverse=reverse)
 
 
@@ -436,6 +439,19 @@ class _RuleEval(EvalWithCompoundTypes):
         if type(result) not in SAFE_RESULT_TYPES:
             self._check_disallowed_items(result)
         return result
+
+    def _eval_attribute(self, node: ast.Attribute) -> Any:
+        # compile_expr already refused names starting with '_' and every method call, so
+        # what is left of simpleeval's attribute checks cannot fail: read it directly.
+        owner = self._eval(node.value)
+        try:
+            value = getattr(owner, node.attr)
+        except AttributeError:
+            raise AttributeDoesNotExist(node.attr, self.expr) from None
+        if callable(value):  # a method, even one handed to max(key=...), could change state
+            raise FeatureNotAvailable(f"'.{node.attr}' is a method; rule expressions use "
+                                      "values and functions only")
+        return value
 
     def _check_disallowed_items(self, item: Any) -> None:
         kind = type(item)

@@ -2,7 +2,9 @@
 
 import pytest
 
-from stratagem.errors import ValidationFailed
+from stratagem.errors import StratagemError, ValidationFailed
+from stratagem.interp.context import Decisions, Run
+from stratagem.interp.dicesource import SeededDice
 from stratagem.loader.yamlio import load_yaml
 from stratagem.model import compile_ruleset
 
@@ -109,3 +111,16 @@ def test_table_without_provenance():
     with pytest.raises(ValidationFailed) as failed:
         compile_ruleset(load_yaml("tiny.yaml", text=text))
     assert "does not say where it comes from" in failed.value.errors[0].message
+
+
+@pytest.mark.parametrize("text", [
+    "max([1, 2], key=battle.sides.append)",   # a method handed to a function
+    "battle.sides.append",                     # a method as a value
+    "sorted(battle.sides, key='__class__')",   # a hidden attribute by name
+])
+def test_expressions_cannot_reach_methods(text):
+    rs = compile_ruleset(load_yaml("tiny.yaml", text=BASE + f"    - set: {{x: \"{text}\"}}\n"))
+    root = rs.new_entity(rs.kinds["battle"], {}, None)
+    with pytest.raises(StratagemError):
+        rs.call(Run(rs, root, SeededDice(0), Decisions()), "fight", {})
+    assert root.sides == []  # nothing was appended
