@@ -26,6 +26,8 @@ from simpleeval import (
     IterableTooLong,
     NameNotDefined,
     NumberTooHigh,
+    safe_add,
+    safe_mult,
 )
 
 from stratagem.errors import Location, StratagemError
@@ -77,9 +79,9 @@ def _mod(a: Any, b: Any) -> Any:
 
 
 OPERATORS: dict[type, Callable[..., Any]] = {
-    ast.Add: op.add,
+    ast.Add: safe_add,   # simpleeval's: bounds the length of joined text and lists
     ast.Sub: op.sub,
-    ast.Mult: op.mul,
+    ast.Mult: safe_mult,  # no 'x' * 10**9
     ast.Div: _div,
     ast.FloorDiv: _floordiv,
     ast.Mod: _mod,
@@ -393,6 +395,9 @@ def compile_expr(text: Any, location: Location | None = None) -> Expr:
                 hint="expressions never change the state: use a function such as len(), "
                      "sorted(), sum(), or a step such as `update`",
             )
+        if isinstance(node, ast.Name) and node.id.startswith("_"):
+            raise ExpressionError(f"`{source}`: names starting with '_' are not allowed",
+                                  location=location)
         if isinstance(node, ast.Attribute) and node.attr.startswith("_"):
             raise ExpressionError(f"`{source}`: names starting with '_' are not allowed",
                                   location=location)
