@@ -43,16 +43,25 @@ def test_odds_text_report_in_russian(capsys):
     assert "Проведено 20 битв" in out
 
 
-def test_interactive_dice_and_decisions(monkeypatch, capsys):
-    # The prompts ask, in order: Red's and Blue's stance (round 1), then the two contest
-    # rolls; every later question is answered with Enter (seeded dice, declared defaults).
+def test_interactive_dice_and_decisions(monkeypatch, capsys, tmp_path):
+    # A scenario that decides nothing: the prompts ask Red's and Blue's stance (round 1),
+    # then the two contest rolls; every later question is answered with Enter (seeded dice,
+    # declared defaults). The answers are recorded, so the battle replays.
+    text = (SKIRMISH / "battle.yaml").read_text(encoding="utf-8")
+    text = text.replace("ruleset: ruleset.yaml", f"ruleset: {SKIRMISH / 'ruleset.yaml'}")
+    text = text[:text.index("decisions:")]
+    path = tmp_path / "undecided.yaml"
+    path.write_text(text, encoding="utf-8")
     answers = iter(["bold", "careful", "10", "12"])
     monkeypatch.setattr("builtins.input", lambda prompt="": next(answers, ""))
-    path = SKIRMISH / "battle.yaml"
-    assert main(["battle", str(path), "--interactive", "--json", "--decide", "stance:Red=bold",
-                 "--decide", "stance:Blue=careful"]) == 0
-    data = json.loads(capsys.readouterr().out)
+    assert main(["battle", str(path), "--interactive", "--json"]) == 0
+    captured = capsys.readouterr()
+    data = json.loads(captured.out)
     assert data["dice"][:2] == [10, 12]
+    stances = data["decisions"]["stance"]
+    assert (stances["Red"][0], stances["Blue"][0]) == ("bold", "careful")
+    assert set(stances["Red"][1:]) == {"steady"}  # Enter takes the declared default
+    assert "stance (Red) [bold, steady, careful]" in captured.err
 
 
 def test_a_wrong_dice_answer_is_asked_again(monkeypatch, capsys):
