@@ -119,12 +119,7 @@ def test_casualties_round_up(write):
     assert (blue.count, blue.dead) == (155 - 16, 16)
 
 
-def test_a_new_round_while_both_sides_hold_the_field(write):
-    # "Если сражается несколько отрядов и 1 и более на каждой стороне удерживает поле боя,
-    # между ними можно провести еще один раунд битвы." Blue B (BR 65) chooses first and takes
-    # Red A; Red B is left with Blue A. Round 1: Blue B beats Red A, Red B beats Blue A (both
-    # by 5, row 1-8). Red B and Blue B still hold the field: round 2.
-    text = """
+TWO_ROUNDS = """
 kind: scenario
 ruleset: war-machine
 name: Two rounds
@@ -134,6 +129,14 @@ sides:
   - name: Blue side
     forces: [{name: Blue A, count: 100, br: 55}, {name: Blue B, count: 100, br: 65}]
 """
+
+
+def test_a_new_round_while_both_sides_hold_the_field(write):
+    # "Если сражается несколько отрядов и 1 и более на каждой стороне удерживает поле боя,
+    # между ними можно провести еще один раунд битвы." Blue B (BR 65) chooses first and takes
+    # Red A; Red B is left with Blue A. Round 1: Blue B beats Red A, Red B beats Blue A (both
+    # by 5, row 1-8). Red B and Blue B still hold the field: round 2.
+    text = TWO_ROUNDS
     result = run_battle(write(text), dice=[10, 10, 20, 10], dice_fallback=True)
     fights = [(name(f["a"]), name(f["b"]), name(f["winner"]))
               for f in events(result.trace, "battle.fight")]
@@ -194,16 +197,7 @@ def test_wounded_of_an_earlier_round_die_when_the_force_retreats(write):
     # moderately fatigued, 1d4 = 2 days). Round 2: Blue B (65 + 50, +15 for 100 against 90)
     # beats Red B (50 + 1) by 79 (row 64-80: L 60 %, R+3). Red B leaves the field, so its 54
     # casualties and the 5 wounded of round 1 all count as dead.
-    text = """
-kind: scenario
-ruleset: war-machine
-name: Two rounds
-sides:
-  - name: Red side
-    forces: [{name: Red A, count: 100, br: 60}, {name: Red B, count: 100, br: 50}]
-  - name: Blue side
-    forces: [{name: Blue A, count: 100, br: 55}, {name: Blue B, count: 100, br: 65}]
-"""
+    text = TWO_ROUNDS
     result = run_battle(write(text), dice=[10, 10, 35, 10, 2, 1, 50], dice_fallback=True)
     fights = [(name(f["a"]), name(f["b"]), f["difference"])
               for f in events(result.trace, "battle.fight")]
