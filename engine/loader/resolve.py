@@ -166,11 +166,14 @@ def load_document(path: Path | str, limits: LoadLimits = DEFAULT_LIMITS) -> PosD
     return load_document_chain(path, limits)[0]
 
 
-def load_document_chain(path: Path | str,
-                        limits: LoadLimits = DEFAULT_LIMITS) -> tuple[PosDict, list[Path]]:
+def load_document_chain(path: Path | str, limits: LoadLimits = DEFAULT_LIMITS,
+                        read: list[Path] | None = None) -> tuple[PosDict, list[Path]]:
     """:func:`load_document`, plus the file and each file it extends, base first (their
-    ``locales/`` folders hold the texts of the merged document)."""
+    ``locales/`` folders hold the texts of the merged document). ``read``, if given,
+    receives every file read (includes too)."""
     loader = _DocumentLoader(limits)
+    if read is not None:
+        loader.read_files = read
     doc = loader.document(Path(path), ())
     return doc, list(reversed(loader.chain))
 
@@ -181,6 +184,8 @@ class _DocumentLoader:
         self.files = 0
         #: the main file, then each file it extends (includes not counted)
         self.chain: list[Path] = []
+        #: every file read, includes too
+        self.read_files: list[Path] = []
 
     def read(self, path: Path) -> PosDict:
         self.files += 1
@@ -190,6 +195,7 @@ class _DocumentLoader:
                 location=Location(str(path)),
                 hint="merge some of the files, or check for a runaway chain",
             )
+        self.read_files.append(path)
         data = load_yaml(path, self.limits)
         if not isinstance(data, PosDict):
             what = "empty" if data is None else "a list or a single value"

@@ -17,7 +17,8 @@ def compile_ruleset(doc: Any, ref: str | None = None) -> Ruleset:
 
     return compile_(doc, ref)
 
-_CACHE: dict[tuple[str, float], Ruleset] = {}
+#: path -> (the compiled ruleset, the modification time of every file it was read from)
+_CACHE: dict[str, tuple[Ruleset, dict[Path, float]]] = {}
 
 
 def _resolve(ref: str, base_dir: Path | None) -> Path:
@@ -28,30 +29,28 @@ def _resolve(ref: str, base_dir: Path | None) -> Path:
 
 def load_ruleset(ref: str | Path, base_dir: Path | None = None) -> Ruleset:
     """Load and compile a ruleset, setting or overlay by id (``my-rules``,
-    ``my-rules/my-world``) or by path. Compiled rulesets are cached per file."""
+    ``my-rules/my-world``) or by path. A compiled ruleset is reused until one of the
+    files it was read from (includes and extended rulesets too) changes."""
     from stratagem.loader.resolve import load_document_chain
 
     path = _resolve(str(ref), base_dir)
-    stamp = _stamp(path)
-    key = (str(path), stamp)
-    cached = _CACHE.get(key)
-    if cached is not None:
-        return cached
-    doc, chain = load_document_chain(path)
+    cached = _CACHE.get(str(path))
+    if cached is not None and all(_mtime(f) == t for f, t in cached[1].items()):
+        return cached[0]
+    files: list[Path] = []
+    doc, chain = load_document_chain(path, read=files)
     rs = compile_ruleset(doc, ref=str(ref))
     rs.path = str(path)
     rs.locale_files = _locale_files(chain)
-    _CACHE[key] = rs
+    _CACHE[str(path)] = (rs, {f: _mtime(f) for f in files})
     return rs
 
 
-def _stamp(path: Path) -> float:
-    """A fingerprint of a ruleset folder: the newest modification time in it."""
-    folder = path.parent
+def _mtime(path: Path) -> float:
     try:
-        return max(p.stat().st_mtime for p in folder.rglob("*.yaml"))
-    except ValueError:
         return path.stat().st_mtime
+    except OSError:
+        return -1.0
 
 
 def _locale_files(chain: list[Path]) -> dict[str, list[Path]]:

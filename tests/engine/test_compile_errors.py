@@ -124,3 +124,25 @@ def test_expressions_cannot_reach_methods(text):
     with pytest.raises(StratagemError):
         rs.call(Run(rs, root, SeededDice(0), Decisions()), "fight", {})
     assert root.sides == []  # nothing was appended
+
+
+def test_a_changed_rule_file_is_read_again(tmp_path):
+    import os
+    import shutil
+
+    from stratagem.model import load_ruleset
+
+    from .conftest import SKIRMISH
+
+    folder = tmp_path / "skirmish"
+    shutil.copytree(SKIRMISH, folder)
+    first = load_ruleset(str(folder / "ruleset.yaml"))
+    assert load_ruleset(str(folder / "ruleset.yaml")) is first  # unchanged: reused
+    path = folder / "ruleset.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("percent: 40", "percent: 45"),
+                    encoding="utf-8")
+    stat = path.stat()
+    os.utime(path, (stat.st_atime, stat.st_mtime + 10))
+    again = load_ruleset(str(path))
+    assert again is not first
+    assert again.lookup("losses", -10).percent == 45
