@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import math
 import operator as op
+import os
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -31,6 +32,7 @@ from simpleeval import (
 )
 
 from stratagem.errors import Location, StratagemError
+from stratagem.expr import compiled
 
 #: Names every expression may use for the literals YAML authors tend to write.
 LITERALS: dict[str, Any] = {
@@ -44,6 +46,7 @@ LITERALS: dict[str, Any] = {
 
 MAX_EXPRESSION_LENGTH = 2000
 MAX_POWER = 1000
+MAX_DEPTH = 200  # expressions evaluated inside one another (simpleeval)
 LARGE = 10**9  # what ratio(a, 0) answers: "infinitely many times more"
 
 
@@ -330,6 +333,8 @@ class Expr:
     is_constant: bool = field(default=False, compare=False)
     #: For a bare name or a chain like ``side.units``: the names, read without simpleeval.
     path: tuple[str, ...] | None = field(default=None, compare=False)
+    #: [evaluator namespace, function]: the compiled form, made on first use
+    compiled: list[Any] = field(default_factory=list, compare=False, repr=False)
 
     def __str__(self) -> str:
         return self.text
@@ -401,6 +406,16 @@ def compile_expr(text: Any, location: Location | None = None) -> Expr:
         if isinstance(node, ast.Attribute) and node.attr.startswith("_"):
             raise ExpressionError(f"`{source}`: names starting with '_' are not allowed",
                                   location=location)
+        if isinstance(node, (ast.operator, ast.unaryop, ast.cmpop)) and type(node) not in OPERATORS:
+            raise ExpressionError(
+                f"`{source}` uses the operator {type(node).__name__}, which rule expressions "
+                "do not have", location=location,
+                hint="use + - * / // % ** and comparisons; `not`, `and`, `or` for truth values")
+        if isinstance(node, ast.comprehension) and not all(
+                isinstance(t, (ast.Name, ast.Tuple, ast.List, ast.Store))
+                for t in ast.walk(node.target)):
+            raise ExpressionError(f"`{source}`: a comprehension may only name its variables "
+                                  "(`for x in ...`, `for a, b in ...`)", location=location)
     tree = _Literals().visit(tree)
     collector = _NameCollector()
     collector.visit(tree)
@@ -470,15 +485,49 @@ class _RuleEval(EvalWithCompoundTypes):
         super()._check_disallowed_items(item)
 
 
+class _Functions(dict):  # type: ignore[type-arg]
+    """The evaluator's functions, mirrored into the globals of its compiled expressions
+    (rulesets add their formulas after the evaluator is made)."""
+
+    def __init__(self, namespace: dict[str, Any], functions: Mapping[str, Any]) -> None:
+        super().__init__()
+        self.namespace = namespace
+        self.update(functions)
+
+    def __setitem__(self, name: str, fn: Any) -> None:
+        super().__setitem__(name, fn)
+        self.namespace[compiled.global_name(name)] = fn
+
+    def update(self, *args: Any, **kwargs: Any) -> None:  # type: ignore[override]
+        for name, fn in dict(*args, **kwargs).items():
+            self[name] = fn
+
+
+#: The evaluators: ``compiled`` (the default) turns each expression into a Python function
+#: once; ``simpleeval`` walks the tree with simpleeval every time. They give the same
+#: results (the tests compare them); the environment variable STRATAGEM_EVALUATOR picks
+#: one, e.g. to check a surprising result against the reference.
+EVALUATORS = ("compiled", "simpleeval")
+
+
 class Evaluator:
     """Evaluates compiled expressions with a fixed set of functions.
 
-    One evaluator serves a whole ruleset; it keeps a small stack of simpleeval
-    instances so nested evaluations (derived values, formulas) never share one.
+    One evaluator serves a whole ruleset. The compiled evaluator turns each expression
+    into a Python function on its first use (:mod:`stratagem.expr.compiled`); the
+    simpleeval evaluator keeps a small stack of simpleeval instances so nested
+    evaluations (derived values, formulas) never share one.
     """
 
-    def __init__(self, functions: Mapping[str, Callable[..., Any]] | None = None) -> None:
-        self.functions = dict(BASE_FUNCTIONS)
+    def __init__(self, functions: Mapping[str, Callable[..., Any]] | None = None,
+                 mode: str | None = None) -> None:
+        mode = mode or os.environ.get("STRATAGEM_EVALUATOR") or "compiled"
+        if mode not in EVALUATORS:
+            raise StratagemError(f"unknown evaluator '{mode}'",
+                                 hint="STRATAGEM_EVALUATOR is 'compiled' or 'simpleeval'")
+        self.mode = mode
+        self.namespace = compiled.namespace({}, OPERATORS)
+        self.functions = _Functions(self.namespace, BASE_FUNCTIONS)
         if functions:
             self.functions.update(functions)
         self._pool: list[EvalWithCompoundTypes] = []
@@ -489,9 +538,34 @@ class Evaluator:
         ev.ATTR_INDEX_FALLBACK = False
         return ev
 
+    def _function(self, expr: Expr) -> Callable[[Mapping[str, Any]], Any]:
+        slot = expr.compiled
+        if slot and slot[0] is self.namespace:
+            return slot[1]  # type: ignore[no-any-return]
+        fn = compiled.compile_function(expr.node, expr.text, self.namespace, OPERATORS)
+        slot[:] = [self.namespace, fn]
+        return fn
+
     def eval(self, expr: Expr, scope: Mapping[str, Any]) -> Any:
-        if expr.is_constant:
-            return expr.constant
+        slot = expr.compiled
+        try:
+            if slot and slot[0] is self.namespace:
+                return slot[1](scope)
+            if expr.is_constant:
+                return expr.constant
+            if self.mode == "compiled":
+                return self._function(expr)(scope)
+            return self._simpleeval(expr, scope)
+        except StratagemError as err:
+            if err.location is None:
+                err.location = expr.location
+            if err.message and not err.message.startswith("`"):
+                err.message = f"`{expr.text}`: {err.message}"
+            raise
+        except Exception as err:  # noqa: BLE001 - every failure becomes a rule-file error
+            raise _explain(err, expr, scope) from None
+
+    def _simpleeval(self, expr: Expr, scope: Mapping[str, Any]) -> Any:
         path = expr.path
         if path is not None:
             try:
@@ -504,11 +578,10 @@ class Evaluator:
                 if not callable(value):
                     return value
         depth = self._depth
-        if depth >= 200:
+        if depth >= MAX_DEPTH:
             raise ExpressionError(
                 f"`{expr.text}` recurses too deeply (a derived value or formula that uses itself?)",
-                location=expr.location,
-            )
+                location=expr.location)
         if depth == len(self._pool):
             self._pool.append(self._make())
         ev = self._pool[depth]
@@ -516,37 +589,40 @@ class Evaluator:
         self._depth = depth + 1
         try:
             return ev.eval(expr.text, previously_parsed=expr.node)
-        except StratagemError as err:
-            if err.location is None:
-                err.location = expr.location
-            if err.message and not err.message.startswith("`"):
-                err.message = f"`{expr.text}`: {err.message}"
-            raise
-        except NameNotDefined as err:
-            raise ExpressionError(
-                f"`{expr.text}`: the name '{err.name}' is not defined here",
-                location=expr.location,
-            ) from None
-        except AttributeDoesNotExist as err:
-            raise ExpressionError(
-                f"`{expr.text}`: no field or value called '{err.attr}'",
-                location=expr.location,
-            ) from None
-        except FunctionNotDefined as err:
-            raise ExpressionError(
-                f"`{expr.text}`: unknown function '{err.func_name}'", location=expr.location
-            ) from None
-        except (IterableTooLong, NumberTooHigh) as err:
-            raise ExpressionError(f"`{expr.text}`: {err}", location=expr.location) from None
-        except (FeatureNotAvailable, InvalidExpression) as err:
-            raise ExpressionError(f"`{expr.text}`: {err}", location=expr.location) from None
-        except (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError,
-                OverflowError, RecursionError) as err:
-            raise ExpressionError(
-                f"`{expr.text}` failed: {_describe(err)}", location=expr.location
-            ) from None
         finally:
             self._depth = depth
+
+
+def _explain(err: Exception, expr: Expr, scope: Mapping[str, Any]) -> Exception:
+    """What went wrong in an expression, in the rule writer's terms."""
+    text = expr.text
+    if isinstance(err, NameNotDefined):
+        return ExpressionError(f"`{text}`: the name '{err.name}' is not defined here",
+                               location=expr.location)
+    if isinstance(err, KeyError) and err.args and err.args[0] in expr.names and (
+            err.args[0] not in scope):
+        return ExpressionError(f"`{text}`: the name '{err.args[0]}' is not defined here",
+                               location=expr.location)
+    if isinstance(err, (AttributeDoesNotExist, AttributeError)):
+        attr = getattr(err, "attr", None) or getattr(err, "name", None)
+        return ExpressionError(f"`{text}`: no field or value called '{attr}'",
+                               location=expr.location)
+    if isinstance(err, compiled.MethodRefused):
+        return ExpressionError(f"`{text}`: '.{err.attr}' is a method; rule expressions use "
+                               "values and functions only", location=expr.location)
+    if isinstance(err, FunctionNotDefined):
+        return ExpressionError(f"`{text}`: unknown function '{err.func_name}'",
+                               location=expr.location)
+    if isinstance(err, NameError):
+        name = compiled.function_name(getattr(err, "name", "") or "")
+        return ExpressionError(f"`{text}`: unknown function '{name}'", location=expr.location)
+    if isinstance(err, (IterableTooLong, NumberTooHigh, compiled.TooManyItems,
+                        FeatureNotAvailable, InvalidExpression)):
+        return ExpressionError(f"`{text}`: {err}", location=expr.location)
+    if isinstance(err, (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError,
+                        OverflowError, RecursionError)):
+        return ExpressionError(f"`{text}` failed: {_describe(err)}", location=expr.location)
+    raise err
 
 
 def _describe(err: Exception) -> str:

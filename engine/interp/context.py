@@ -91,22 +91,21 @@ class Run:
         self.depth = 0
         self.procedure = ""
         self.evaluator = ruleset.evaluator
+        #: evaluate an expression in a scope (the evaluator's own method, called directly)
+        self.eval: Callable[[Any, Mapping[str, Any]], Any] = ruleset.evaluator.eval
+        self.max_steps = self.limits.max_steps
         #: The language of messages raised while running (the report picks its own).
         self.lang = "en"
 
     # -- helpers used by steps ----------------------------------------------------------
-    def eval(self, expr: Any, scope: Mapping[str, Any]) -> Any:
-        return self.evaluator.eval(expr, scope)
-
-    def tick(self, step: Step) -> None:
-        self.steps += 1
-        if self.steps > self.limits.max_steps:
-            raise LimitError(
-                f"the battle ran more than {self.limits.max_steps:,} steps",
-                location=step.location,
-                hint="a loop that never ends? check `until:`/`while:` conditions, or raise "
-                     "limits.max_steps in the ruleset",
-            )
+    def too_many_steps(self, step: Step) -> None:
+        """Stop a battle that ran more steps than its limit allows."""
+        raise LimitError(
+            f"the battle ran more than {self.limits.max_steps:,} steps",
+            location=step.location,
+            hint="a loop that never ends? check `until:`/`while:` conditions, or raise "
+                 "limits.max_steps in the ruleset",
+        )
 
     def record(self, step: Step, values: dict[str, Any], key: str | None = None,
                params: dict[str, Any] | None = None, level: str | None = None) -> None:

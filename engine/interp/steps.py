@@ -28,6 +28,10 @@ class Step:
 
     kind = ""
     keys: tuple[str, ...] = ()
+    #: The step only adds to the trace (a message, or a branch of nothing but messages):
+    #: a battle fought without a trace (odds) skips it. Expressions change nothing, so
+    #: skipping it changes nothing else.
+    trace_only = False
 
     def __init__(self, c: Compiler, node: Mapping[str, Any]) -> None:
         self.location: Location | None = c.where(node, self.kind)
@@ -83,10 +87,26 @@ def _short(loc: Location | None) -> str | None:
     return f"{name}:{loc.line}" if loc.line else name
 
 
-def run_block(run: Run, steps: list[Step], scope: dict[str, Any]) -> None:
-    for step in steps:
-        run.tick(step)
-        if step.when is not None and not run.eval(step.when, scope):
+class Block(list):  # type: ignore[type-arg]
+    """The steps of a procedure or a branch, and (``untraced``) the same without the steps
+    that only add to the trace."""
+
+    def __init__(self, steps: list[Step] | None = None) -> None:
+        super().__init__(steps or [])
+        self.untraced = [step for step in self if not step.trace_only]
+
+    @property
+    def trace_only(self) -> bool:
+        return not self.untraced
+
+
+def run_block(run: Run, steps: Block, scope: dict[str, Any]) -> None:
+    for step in (steps if run.tracing else steps.untraced):
+        run.steps += 1
+        if run.steps > run.max_steps:
+            run.too_many_steps(step)
+        when = step.when
+        if when is not None and not run.eval(when, scope):
             continue
         step.run(run, scope)
 
@@ -111,12 +131,11 @@ class SetStep(Step):
             c.define(name)
 
     def run(self, run: Run, scope: dict[str, Any]) -> None:
-        values = {}
+        evaluate = run.eval
         for name, expr in self.values:
-            value = run.eval(expr, scope)
-            scope[name] = value
-            values[name] = value
-        self.emit(run, scope, values)
+            scope[name] = evaluate(expr, scope)
+        if run.tracing:
+            self.emit(run, scope, {name: scope[name] for name, _ in self.values})
 
 
 class RollStep(Step):
@@ -386,7 +405,15 @@ class ForEachStep(Step):
         except TypeError:
             raise StratagemError(f"`for_each` needs a list; `{self.items.text}` gave {items!r}",
                                  location=self.location) from None
-        self.note(run, scope, {"in": self.items.text, "count": len(items)})
+        if not run.tracing and self.body.trace_only:
+            # Nothing to record: only bind what the loop leaves behind.
+            if items:
+                scope[self.name] = items[-1]
+                if self.index:
+                    scope[self.index] = len(items) - 1
+            return
+        if run.tracing:
+            self.note(run, scope, {"in": self.items.text, "count": len(items)})
         run.depth += 1
         try:
             for i, item in enumerate(items):
@@ -410,14 +437,16 @@ class IfStep(Step):
     def __init__(self, c: Compiler, node: Mapping[str, Any]) -> None:
         super().__init__(c, node)
         self.cond = c.expr(node, "if")
-        self.then = c.block(node, "then") if "then" in node else []
-        self.otherwise = c.block(node, "else") if "else" in node else []
+        self.then = c.block(node, "then")
+        self.otherwise = c.block(node, "else")
         if "then" not in node and "else" not in node:
             c.error("`if` needs `then:` and/or `else:` steps", self.location)
+        self.trace_only = self.then.trace_only and self.otherwise.trace_only
 
     def run(self, run: Run, scope: dict[str, Any]) -> None:
         taken = bool(run.eval(self.cond, scope))
-        self.note(run, scope, {"condition": self.cond.text, "value": taken})
+        if run.tracing:
+            self.note(run, scope, {"condition": self.cond.text, "value": taken})
         run_block(run, self.then if taken else self.otherwise, scope)
 
 
@@ -675,6 +704,7 @@ class EmitStep(Step):
     """``emit: KEY, with: {...}`` — a localised message in the trace."""
 
     kind = "emit"
+    trace_only = True
 
     def __init__(self, c: Compiler, node: Mapping[str, Any]) -> None:
         super().__init__(c, node)
@@ -705,7 +735,8 @@ class CallStep(Step):
         result = run.ruleset.call(run, self.procedure, args, self.location)
         if self.target:
             scope[self.target] = result
-        self.note(run, scope, {"procedure": self.procedure, "result": result})
+        if run.tracing:
+            self.note(run, scope, {"procedure": self.procedure, "result": result})
 
 
 class ReturnStep(Step):
@@ -717,7 +748,8 @@ class ReturnStep(Step):
 
     def run(self, run: Run, scope: dict[str, Any]) -> None:
         value = run.eval(self.value, scope) if self.value is not None else None
-        self.note(run, scope, {"value": value})
+        if run.tracing:
+            self.note(run, scope, {"value": value})
         raise Return(value)
 
 
@@ -770,4 +802,4 @@ STEPS: dict[str, type[Step]] = {
                 BreakStep, RequireStep)
 }
 
-__all__ = ["STEPS", "CheckResult", "ContestResult", "Label", "Step", "run_block"]
+__all__ = ["STEPS", "Block", "CheckResult", "ContestResult", "Label", "Step", "run_block"]

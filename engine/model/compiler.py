@@ -12,13 +12,16 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from stratagem.errors import Location, StratagemError
 from stratagem.expr import BASE_FUNCTIONS, Expr, ExpressionError, compile_expr
 from stratagem.model.entities import RESERVED, TYPES, EntityKind, FieldSpec
 from stratagem.model.tables import MATCHES, Row, Table
 from stratagem.model.values import closest, exact, where
+
+if TYPE_CHECKING:
+    from stratagem.interp.steps import Block
 
 #: Functions the ruleset itself provides to expressions (bound to its tables).
 RULESET_FUNCTIONS = ("lookup", "row", "has", "keys", "rows", "label")
@@ -162,16 +165,16 @@ class Compiler:
         return DiceSpec(self, node, key)
 
     # -- steps ----------------------------------------------------------------------------
-    def block(self, node: Any, key: Any) -> list[Any]:
-        from stratagem.interp.steps import COMMON_KEYS, STEPS
+    def block(self, node: Any, key: Any) -> Block:
+        from stratagem.interp.steps import COMMON_KEYS, STEPS, Block
 
         steps = node.get(key) if isinstance(node, Mapping) else None
         if steps is None:
-            return []
+            return Block()
         if not isinstance(steps, list):
             self.error(f"'{key}' takes a list of steps", self.where(node, key),
                        hint="start each step with '- ', e.g. '- set: {x: 1}'")
-            return []
+            return Block()
         out = []
         for i, step in enumerate(steps):
             loc = self.where(steps, i)
@@ -202,7 +205,7 @@ class Compiler:
                 out.append(compiled)
             except StratagemError as err:
                 self.errors.append(err)
-        return out
+        return Block(out)
 
     def key_where(self, node: Any, key: Any) -> Location | None:
         locate = getattr(node, "key_where", None)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from stratagem.errors import Location, StratagemError, UnknownMember
 from stratagem.expr import SAFE_RESULT_TYPES, Expr
+from stratagem.expr.compiled import ATTRIBUTE_READERS
 from stratagem.model.values import closest, exact
 
 if TYPE_CHECKING:
@@ -110,46 +111,56 @@ class EntityKind:
 
 
 class World:
-    """What the entities of one battle share: dependency collectors and a change counter.
+    """What the entities of one battle share: the stack of dependency collectors.
 
     A derived value is cached with what it read: fields (entity, name, version of the
-    field) and other derived values (entity, "=name", version of that value). It is
-    recomputed only when one of them changed. Expressions cannot change the state (they
-    call no methods), so every change goes through :meth:`Entity.set` or
-    :meth:`Entity.adopt`, which bump the field's version and the world's ``changes``;
-    while ``changes`` stands still, a cached value is valid without looking at its inputs.
+    field) and other derived values (entity, "=name", version of that value), and each of
+    those knows it as a dependent. Expressions cannot change the state (they call no
+    methods), so every change goes through :meth:`Entity.set` or :meth:`Entity.adopt`,
+    which bump the field's version and mark its dependents, and theirs, *dirty*. A clean
+    cached value is returned as it is; a dirty one first compares the versions of what it
+    read, and is recomputed only if one of them differs.
     """
 
-    __slots__ = ("changes", "stack", "twins")
+    __slots__ = ("frozen", "stack", "twins")
 
     def __init__(self) -> None:
         self.stack: list[set[tuple[Entity, str]]] = []
         #: for a copy of a scenario's template: id(template entity) -> its copy
         self.twins: dict[int, Entity] = {}
-        self.changes = 0
+        #: a template's world never changes again, so its copies may inherit its values
+        self.frozen = False
 
 
 Deps = tuple[tuple["Entity", str, int], ...]
 _ABSENT = object()
 
+#: How deeply derived values may read other derived values being computed.
+MAX_DERIVED_DEPTH = 200
+
 
 class _Cached:
-    """A derived value, what it was computed from, when it was last known valid, and its
-    own version (bumped when a recomputation gives a different value)."""
+    """A derived value, what it was computed from, whether one of those may have changed
+    since (``dirty``), and its own version (bumped when a recomputation gives a different
+    value). An entry a copy inherited from its template keeps the template's ``deps``
+    (``foreign``): they are mapped to the copy's entities only if it must be checked."""
 
-    __slots__ = ("checked", "deps", "value", "version")
+    __slots__ = ("deps", "dirty", "foreign", "value", "version")
 
-    def __init__(self, value: Any, deps: Deps, checked: int, version: int) -> None:
+    def __init__(self, value: Any, deps: Deps, dirty: bool, version: int,
+                 foreign: bool = False) -> None:
         self.value = value
         self.deps = deps
-        self.checked = checked
+        self.dirty = dirty
         self.version = version
+        self.foreign = foreign
 
 
 class Entity:
     """One entity of the battle state. Fields, derived values and children are attributes."""
 
-    __slots__ = ("_cache", "_f", "_fv", "_kind", "_origin", "_parent", "_rs", "_tpl", "_w")
+    __slots__ = ("_cache", "_deps", "_f", "_fv", "_kind", "_origin", "_parent", "_rs", "_stale",
+                 "_tpl", "_w")
 
     def __init__(self, kind: EntityKind, values: dict[str, Any], parent: Entity | None,
                  ruleset: Ruleset, origin: Location | None = None) -> None:
@@ -163,8 +174,12 @@ class Entity:
         self._cache: dict[str, _Cached] = {}
         #: field name -> how many times it changed
         self._fv: dict[str, int] = {}
+        #: field name or "=derived name" -> the cached values that read it: (entity, name)
+        self._deps: dict[str, set[tuple[Entity, str]]] = {}
         #: the template entity this one was copied from (its cached values may serve)
         self._tpl: Entity | None = None
+        #: derived values of the template that this copy must not inherit unchecked
+        self._stale: set[str] = set()
 
     # -- access -------------------------------------------------------------------------
     def __getattr__(self, name: str) -> Any:
@@ -201,47 +216,98 @@ class Entity:
 
     def _current(self, name: str, expr: Expr) -> _Cached:
         """The cached entry of a derived value, recomputed if what it read has changed."""
-        w = self._w
         entry = self._cache.get(name)
         if entry is None and self._tpl is not None:
             entry = self._inherit(name)
         if entry is not None:
-            if entry.checked == w.changes:
+            if not entry.dirty:
                 return entry
-            for e, key, version in entry.deps:
-                if e._version_of(key) != version:
-                    break
-            else:
-                entry.checked = w.changes
+            if self._unchanged(entry):
+                entry.dirty = False
                 return entry
+        stack = self._w.stack
+        if len(stack) >= MAX_DERIVED_DEPTH:
+            raise StratagemError(
+                f"the {self._kind.name} value '{name}' (`{expr.text}`) reads derived values "
+                f"{MAX_DERIVED_DEPTH} deep", location=expr.location,
+                hint="a derived value that uses itself, directly or through others?")
         read: set[tuple[Entity, str]] = set()
-        w.stack.append(read)
+        stack.append(read)
         try:
             value = self._rs.evaluator.eval(expr, EntityScope(self))
         finally:
-            w.stack.pop()
+            stack.pop()
         version = 0
         if entry is not None:
             same = type(value) is type(entry.value) and value == entry.value
             version = entry.version if same else entry.version + 1
         deps = tuple((e, key, e._version_of(key)) for e, key in read)
-        fresh = _Cached(value, deps, w.changes, version)
+        fresh = _Cached(value, deps, False, version)
         self._cache[name] = fresh
+        self._depend(name, deps)
         return fresh
 
+    def _unchanged(self, entry: _Cached) -> bool:
+        """Whether everything a cached value read still has the version it read."""
+        twins = self._w.twins if entry.foreign else None
+        for e, key, version in entry.deps:
+            if twins is not None:
+                twin = twins.get(id(e))
+                if twin is None:
+                    return False
+                e = twin
+            if e._version_of(key) != version:
+                return False
+        return True
+
+    def _depend(self, name: str, deps: Deps) -> None:
+        """Note the derived value ``name`` as a dependent of everything it read."""
+        me = (self, name)
+        for e, key, _ in deps:
+            dependents = e._deps.get(key)
+            if dependents is None:
+                e._deps[key] = {me}
+            else:
+                dependents.add(me)
+
+    def _changed(self, key: str) -> None:
+        """A field (or "=derived" value) of this entity changed: its dependents, and theirs,
+        are dirty. A copy of a scenario's template also follows the template's dependents
+        (the values it inherited were computed there)."""
+        todo: list[tuple[Entity, str]] = [(self, key)]
+        twins = self._w.twins
+        while todo:
+            owner, what = todo.pop()
+            dependents = owner._deps.get(what)
+            tpl = owner._tpl
+            inherited = tpl._deps.get(what) if tpl is not None else None
+            if inherited:
+                mapped = [(twins.get(id(e)), name) for e, name in inherited]
+                dependents = [*(dependents or ()), *((e, n) for e, n in mapped if e is not None)]
+            if not dependents:
+                continue
+            for e, name in dependents:
+                entry = e._cache.get(name)
+                if entry is None:
+                    # Not inherited yet: when it is, it will be checked first.
+                    if e._tpl is not None and name not in e._stale:
+                        e._stale.add(name)
+                        todo.append((e, "=" + name))
+                elif not entry.dirty:
+                    entry.dirty = True
+                    todo.append((e, "=" + name))
+
     def _inherit(self, name: str) -> _Cached | None:
-        """The template's cached value, moved to this copy (checked before use)."""
+        """The template's cached value, for this copy. It is clean unless something it read
+        has changed in the copy (see :meth:`_changed`)."""
         cached = self._tpl._cache.get(name) if self._tpl is not None else None
         if cached is None:
             return None
-        twins = self._w.twins
-        moved = []
-        for e, key, version in cached.deps:
-            twin = twins.get(id(e))
-            if twin is None:
-                return None
-            moved.append((twin, key, version))
-        entry = _Cached(_moved(cached.value, twins), tuple(moved), -1, cached.version)
+        stale = name in self._stale
+        if stale:
+            self._stale.discard(name)
+        entry = _Cached(_moved(cached.value, self._w.twins), cached.deps, stale or cached.dirty,
+                        cached.version, foreign=True)
         self._cache[name] = entry
         return entry
 
@@ -255,24 +321,33 @@ class Entity:
                 except Exception:  # noqa: BLE001 - a value that needs a battle context
                     entity._w.stack.clear()
 
+    def freeze(self) -> None:
+        """Make this battle state a template: it never changes again, and its copies
+        (:meth:`clone`) start with the derived values it has computed."""
+        self._w.frozen = True
+
     def set(self, name: str, value: Any) -> None:
         """Change a field (every change of the battle state goes through here). Setting a
         field to the value it has changes nothing."""
+        if self._w.frozen:
+            raise RuntimeError(f"{self!r} belongs to a template, which never changes")
         old = self._f.get(name, _ABSENT)
         self._f[name] = value
         if type(old) is type(value) and old == value:
             return
         self._fv[name] = self._fv.get(name, 0) + 1
-        self._w.changes += 1
+        self._changed(name)
 
     def adopt(self, collection: str, child: Entity) -> None:
         """Add a child entity to one of this entity's collections."""
+        if self._w.frozen:
+            raise RuntimeError(f"{self!r} belongs to a template, which never changes")
         child._w = self._w
         for entity in child.walk():
             entity._w = self._w
         self._f[collection].append(child)
         self._fv[collection] = self._fv.get(collection, 0) + 1
-        self._w.changes += 1
+        self._changed(collection)
 
     def root(self) -> Entity:
         node = self
@@ -315,23 +390,25 @@ class Entity:
 
     # -- copying (several battles from one scenario) --------------------------------------
     def clone(self, parent: Entity | None = None) -> Entity:
-        """A deep copy (children included). A copy of a root starts a new world whose
-        entities may reuse the derived values their originals have computed."""
+        """A deep copy (children included). A copy of a frozen root (a template) starts a
+        new world whose entities inherit the derived values their originals computed."""
         twins: dict[int, Entity] = {}
-        twin = self._copy(parent, twins)
-        if parent is None:
+        inherit = parent is None and self._w.frozen
+        twin = self._copy(parent, twins, inherit)
+        if inherit:
             twin._w.twins = twins
         return twin
 
-    def _copy(self, parent: Entity | None, twins: dict[int, Entity]) -> Entity:
+    def _copy(self, parent: Entity | None, twins: dict[int, Entity], inherit: bool) -> Entity:
         values: dict[str, Any] = {}
         twin = Entity(self._kind, values, parent, self._rs, self._origin)
-        twin._tpl = self
+        if inherit:
+            twin._tpl = self
         twin._fv = dict(self._fv)
         twins[id(self)] = twin
         for key, value in self._f.items():
             if key in self._kind.children:
-                values[key] = [child._copy(twin, twins) for child in value]
+                values[key] = [child._copy(twin, twins, inherit) for child in value]
             elif isinstance(value, list):
                 values[key] = list(value)
             else:
@@ -377,6 +454,27 @@ def _moved(value: Any, twins: dict[int, Entity]) -> Any:
 
 
 SAFE_RESULT_TYPES.add(Entity)
+
+
+def _member(entity: Entity, name: str) -> Any:
+    """``entity.name`` in a compiled expression: a field or a derived value (never a
+    method). The common cases, a field or a clean cached value, are answered here."""
+    fields = entity._f
+    if name in fields:
+        stack = entity._w.stack
+        if stack:
+            stack[-1].add((entity, name))
+        return fields[name]
+    entry = entity._cache.get(name)
+    if entry is not None and not entry.dirty:
+        stack = entity._w.stack
+        if stack:
+            stack[-1].add((entity, "=" + name))
+        return entry.value
+    return entity.__getattr__(name)
+
+
+ATTRIBUTE_READERS[Entity] = _member
 
 
 class EntityScope(Mapping[str, Any]):

@@ -14,6 +14,7 @@ from typing import Any
 from stratagem.errors import Location, StratagemError, ValidationFailed
 from stratagem.expr import Evaluator, Expr, Frame
 from stratagem.interp.context import Return, Run, RunLimits
+from stratagem.interp.steps import Block, run_block
 from stratagem.interp.trace import Label
 from stratagem.model.compiler import (
     Compiler,
@@ -120,8 +121,6 @@ class Ruleset:
         saved, run.procedure = run.procedure, name
         run.depth += 1
         try:
-            from stratagem.interp.steps import run_block
-
             run_block(run, proc.steps, scope)
         except Return as ret:
             return ret.value
@@ -359,7 +358,7 @@ def _compile_procedure(c: Compiler, name: str, body: Any, loc: Location | None) 
     else:
         c.error(f"procedure '{name}' must be a list of steps or {{params: [..], steps: [..]}}",
                 loc)
-        return Procedure(name, [], [], loc)
+        return Procedure(name, [], Block(), loc)
     with c.procedure_scope(set(params) | {"battle"}):
         steps = c.block(node, "steps")
     return Procedure(name, params, steps, loc)
