@@ -520,13 +520,14 @@ class Evaluator:
     """
 
     def __init__(self, functions: Mapping[str, Callable[..., Any]] | None = None,
-                 mode: str | None = None) -> None:
+                 mode: str | None = None,
+                 attribute: Callable[[Any, str], Any] = compiled.read_attribute) -> None:
         mode = mode or os.environ.get("STRATAGEM_EVALUATOR") or "compiled"
         if mode not in EVALUATORS:
             raise StratagemError(f"unknown evaluator '{mode}'",
                                  hint="STRATAGEM_EVALUATOR is 'compiled' or 'simpleeval'")
         self.mode = mode
-        self.namespace = compiled.namespace({}, OPERATORS)
+        self.namespace = compiled.namespace({}, OPERATORS, attribute)
         self.functions = _Functions(self.namespace, BASE_FUNCTIONS)
         if functions:
             self.functions.update(functions)

@@ -13,7 +13,8 @@ it once into a function of the scope:
   were refused at load);
 - ``+``, ``*``, ``/``, ``//``, ``%``, ``**`` call the same bounded operators the
   simpleeval evaluator uses (no ``'x' * 10**9``, exact division, no huge powers);
-- every comprehension draws on one budget of items per evaluation.
+- every comprehension draws on one budget of items per evaluation, and a generator
+  expression is made into a list at once (as simpleeval does).
 
 The result is the same as simpleeval's for every expression (`tests/expr` and the
 battle comparison in `tests/engine/test_evaluators.py` check it), several times faster.
@@ -28,11 +29,6 @@ from typing import Any
 #: Items all the comprehensions of one evaluation may walk through together.
 MAX_COMPREHENSION_ITEMS = 10_000
 
-#: type -> how to read an attribute of its values (the engine's state objects register
-#: a reader that answers only their fields and values).
-ATTRIBUTE_READERS: dict[type, Callable[[Any, str], Any]] = {}
-
-
 class MethodRefused(Exception):
     """An expression read a method (it could change the state if called)."""
 
@@ -46,9 +42,9 @@ class TooManyItems(Exception):
 
 
 def read_attribute(owner: Any, name: str) -> Any:
-    reader = ATTRIBUTE_READERS.get(type(owner))
-    if reader is not None:
-        return reader(owner, name)
+    """``owner.name`` for a compiled expression: a value, never a method. (An evaluator
+    may be given a reader that answers the engine's own state objects faster, falling back
+    to this one.)"""
     value = getattr(owner, name)
     if callable(value):
         raise MethodRefused(name)
@@ -157,7 +153,13 @@ class _Rewrite(ast.NodeTransformer):
         self.bound.pop()
         return node
 
-    visit_ListComp = visit_GeneratorExp = visit_DictComp = _comprehension
+    visit_ListComp = visit_DictComp = _comprehension
+
+    def visit_GeneratorExp(self, node: ast.GeneratorExp) -> ast.AST:
+        # A value, made at once (as simpleeval does): a `set` local or a derived value may
+        # be read more than once, and errors come where the expression is.
+        return self._comprehension(ast.copy_location(
+            ast.ListComp(node.elt, node.generators), node))
 
 
 class UnsupportedSyntax(Exception):
@@ -193,9 +195,11 @@ def compile_function(node: ast.AST, text: str, namespace: dict[str, Any],
     return local["expression"]  # type: ignore[no-any-return]
 
 
-def namespace(functions: Mapping[str, Any], operators: Mapping[type, Any]) -> dict[str, Any]:
-    """The globals of compiled expressions: no builtins, the functions, the operators."""
-    names: dict[str, Any] = {"__builtins__": {}, _ATTR: read_attribute, _ITEMS: budgeted}
+def namespace(functions: Mapping[str, Any], operators: Mapping[type, Any],
+              attribute: Callable[[Any, str], Any] = read_attribute) -> dict[str, Any]:
+    """The globals of compiled expressions: no builtins, the functions, the operators, and
+    how to read an attribute."""
+    names: dict[str, Any] = {"__builtins__": {}, _ATTR: attribute, _ITEMS: budgeted}
     for kind, fn in operators.items():
         names[_op(kind)] = fn
     for name, fn in functions.items():

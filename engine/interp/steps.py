@@ -607,55 +607,51 @@ class UpdateStep(Step):
 
     def run(self, run: Run, scope: dict[str, Any]) -> None:
         target = run.eval(self.entity, scope)
-        targets = target if isinstance(target, (list, tuple)) else [target]
+        targets = target if isinstance(target, (list, tuple)) else (target,)
+        evaluate = run.eval
         for entity in targets:
             if not isinstance(entity, Entity):
                 raise StratagemError(
                     f"`update: {self.entity.text}` must name an entity, got {entity!r}",
                     location=self.location)
-            inner = _EntityOverlay(entity, scope)
-            new: dict[str, Any] = {}
-            for name, expr in self.set.items():
-                new[name] = run.eval(expr, inner)
+            inner = _EntityOverlay(scope, entity)
+            new = [(name, evaluate(expr, inner)) for name, expr in self.set.items()]
             for name, expr in self.add.items():
-                new[name] = getattr(entity, name) + run.eval(expr, inner)
+                new.append((name, getattr(entity, name) + evaluate(expr, inner)))
+            declared = entity.declaration
             changes = {}
-            fields = entity.declaration.fields
-            for name, value in new.items():
-                spec = fields.get(name)
-                if spec is None and name not in entity.declaration.children:
+            for name, value in new:
+                if name not in declared.fields and name not in declared.children:
                     from stratagem.model.values import closest
 
                     raise StratagemError(
                         f"a {entity.kind_name} has no field '{name}' to update",
                         location=self.location,
-                        hint=closest(name, fields) or "declare it under the kind's fields")
-                old = entity._f.get(name)
+                        hint=closest(name, declared.fields)
+                        or "declare it under the kind's fields")
+                if run.tracing:
+                    changes[name] = [entity._f.get(name), value]
                 entity.set(name, value)
-                changes[name] = [old, value]
-            self.emit(run, scope, {"entity": entity, "changes": changes},
-                      params={"entity": entity, **{k: v[1] for k, v in changes.items()}})
+            if run.tracing:
+                self.emit(run, scope, {"entity": entity, "changes": changes},
+                          params={"entity": entity, **{k: v[1] for k, v in changes.items()}})
 
 
-class _EntityOverlay(Mapping[str, Any]):
-    """Scope for `update` expressions: the entity's members, then the step's scope."""
+class _EntityOverlay(dict):  # type: ignore[type-arg]
+    """Scope for `update` expressions: the step's names (and the constants behind them),
+    then the entity's members."""
 
-    __slots__ = ("_e", "_scope")
+    __slots__ = ("_entity", "_scope")
 
-    def __init__(self, entity: Entity, scope: Mapping[str, Any]) -> None:
-        self._e = EntityScope(entity)
+    def __init__(self, scope: Mapping[str, Any], entity: Entity) -> None:
+        super().__init__(scope)
         self._scope = scope
+        self._entity = entity
 
-    def __getitem__(self, name: str) -> Any:
-        if name in self._scope:
+    def __missing__(self, name: str) -> Any:
+        if name in self._scope:  # a constant behind a procedure's names
             return self._scope[name]
-        return self._e[name]
-
-    def __iter__(self) -> Any:
-        return iter(self._scope)
-
-    def __len__(self) -> int:
-        return len(self._scope)
+        return EntityScope(self._entity)[name]
 
 
 class CreateStep(Step):

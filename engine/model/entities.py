@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from stratagem.errors import Location, StratagemError, UnknownMember
 from stratagem.expr import SAFE_RESULT_TYPES, Expr
-from stratagem.expr.compiled import ATTRIBUTE_READERS
+from stratagem.expr.compiled import read_attribute
 from stratagem.model.values import closest, exact
 
 if TYPE_CHECKING:
@@ -274,28 +274,22 @@ class Entity:
         """A field (or "=derived" value) of this entity changed: its dependents, and theirs,
         are dirty. A copy of a scenario's template also follows the template's dependents
         (the values it inherited were computed there)."""
-        todo: list[tuple[Entity, str]] = [(self, key)]
         twins = self._w.twins
+        todo: list[tuple[Entity, str]] = [(self, key)]
         while todo:
             owner, what = todo.pop()
             dependents = owner._deps.get(what)
+            if dependents:
+                for e, name in dependents:
+                    _dirty(e, name, todo)
             tpl = owner._tpl
-            inherited = tpl._deps.get(what) if tpl is not None else None
-            if inherited:
-                mapped = [(twins.get(id(e)), name) for e, name in inherited]
-                dependents = [*(dependents or ()), *((e, n) for e, n in mapped if e is not None)]
-            if not dependents:
-                continue
-            for e, name in dependents:
-                entry = e._cache.get(name)
-                if entry is None:
-                    # Not inherited yet: when it is, it will be checked first.
-                    if e._tpl is not None and name not in e._stale:
-                        e._stale.add(name)
-                        todo.append((e, "=" + name))
-                elif not entry.dirty:
-                    entry.dirty = True
-                    todo.append((e, "=" + name))
+            if tpl is not None:
+                dependents = tpl._deps.get(what)
+                if dependents:
+                    for t, name in dependents:
+                        e = twins.get(id(t))
+                        if e is not None:
+                            _dirty(e, name, todo)
 
     def _inherit(self, name: str) -> _Cached | None:
         """The template's cached value, for this copy. It is clean unless something it read
@@ -442,6 +436,19 @@ def _read(entity: Entity, name: str) -> Any:
     return _ABSENT
 
 
+def _dirty(entity: Entity, name: str, todo: list[tuple[Entity, str]]) -> None:
+    """Mark one cached value dirty (or, not inherited yet, stale) and queue its dependents."""
+    entry = entity._cache.get(name)
+    if entry is None:
+        # Not inherited yet: when it is, it will be checked first.
+        if entity._tpl is not None and name not in entity._stale:
+            entity._stale.add(name)
+            todo.append((entity, "=" + name))
+    elif not entry.dirty:
+        entry.dirty = True
+        todo.append((entity, "=" + name))
+
+
 def _moved(value: Any, twins: dict[int, Entity]) -> Any:
     """A cached value for a copy: entities in it are replaced by their copies."""
     if isinstance(value, Entity):
@@ -456,25 +463,25 @@ def _moved(value: Any, twins: dict[int, Entity]) -> Any:
 SAFE_RESULT_TYPES.add(Entity)
 
 
-def _member(entity: Entity, name: str) -> Any:
-    """``entity.name`` in a compiled expression: a field or a derived value (never a
-    method). The common cases, a field or a clean cached value, are answered here."""
-    fields = entity._f
+def read_member(owner: Any, name: str) -> Any:
+    """``owner.name`` in a compiled expression. For an entity: a field or a derived value,
+    never a method (the common cases, a field or a clean cached value, answered here)."""
+    if type(owner) is not Entity:
+        return read_attribute(owner, name)
+    fields = owner._f
     if name in fields:
-        stack = entity._w.stack
+        stack = owner._w.stack
         if stack:
-            stack[-1].add((entity, name))
+            stack[-1].add((owner, name))
         return fields[name]
-    entry = entity._cache.get(name)
+    entry = owner._cache.get(name)
     if entry is not None and not entry.dirty:
-        stack = entity._w.stack
+        stack = owner._w.stack
         if stack:
-            stack[-1].add((entity, "=" + name))
+            stack[-1].add((owner, "=" + name))
         return entry.value
-    return entity.__getattr__(name)
-
-
-ATTRIBUTE_READERS[Entity] = _member
+    value = _read(owner, name)
+    return value if value is not _ABSENT else read_attribute(owner, name)
 
 
 class EntityScope(Mapping[str, Any]):

@@ -22,7 +22,7 @@ from stratagem.model.compiler import (
     compile_kinds,
     compile_tables,
 )
-from stratagem.model.entities import Entity, EntityKind
+from stratagem.model.entities import Entity, EntityKind, read_member
 from stratagem.model.tables import Row, Table
 from stratagem.model.values import closest, exact, where
 
@@ -59,7 +59,7 @@ class Ruleset:
         self.notes: list[Any] = []
         self.limits = RunLimits()
         self.dialect: Any = None
-        self.evaluator = Evaluator()
+        self.evaluator = Evaluator(attribute=read_member)
         self.decisions: dict[str, Any] = {}
         self._message_keys: set[str] = set()
         self.locale_files: list[Any] = []
