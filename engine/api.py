@@ -195,7 +195,7 @@ class RatedArmy:
 
 def derived_values(entity: Entity) -> dict[str, Any]:
     """Every derived value of an entity and its descendants, by name (entities by name)."""
-    out: dict[str, Any] = {name: plainify(getattr(entity, name))
+    out: dict[str, Any] = {name: plainify(entity.member(name))
                            for name in entity.declaration.derived}
     for coll, items in entity.children_of():
         out[coll] = [derived_values(child) | {"name": child.label()} for child in items]

@@ -22,7 +22,7 @@ def outcome_of(ruleset: Ruleset, root: Any) -> str:
         value = ruleset.evaluator.eval(expr, Frame(ruleset.constants, battle=root))
     else:
         names = ruleset.report.get("battle") or []
-        value = getattr(root, names[0]) if names else None
+        value = root.member(names[0]) if names else None
     if hasattr(value, "label") and callable(value.label):
         value = value.label()
     if isinstance(value, Label):
@@ -48,7 +48,7 @@ def simulate(scenario: Scenario, n: int, seed: int, decisions: Mapping[str, Any]
                 continue
             bucket = totals.setdefault(side.label(), {})
             for name in fields:
-                value = getattr(side, name)
+                value = side.member(name)
                 if isinstance(value, bool):
                     value = int(value)
                 if isinstance(value, (int, float)) or hasattr(value, "denominator"):

@@ -49,7 +49,7 @@ def _value(t: Translator, entity: Entity, name: str, value: Any) -> str:
 
 def _read(entity: Entity, name: str) -> Any:
     try:
-        return getattr(entity, name)
+        return entity.member(name)
     except StratagemError:  # a derived value that cannot be computed for this state
         return None
 
@@ -74,7 +74,7 @@ def _pairs(before: Entity | None, after: Entity) -> list[tuple[Entity | None, En
     def walk(b: Entity | None, a: Entity, depth: int) -> None:
         out.append((b, a, "  " * depth))
         for coll, items in a.children_of():
-            old_items = getattr(b, coll) if b is not None else []
+            old_items = b.member(coll) if b is not None else []
             for i, child in enumerate(items):
                 walk(old_items[i] if i < len(old_items) else None, child, depth + 1)
 

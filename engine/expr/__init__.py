@@ -31,7 +31,7 @@ from simpleeval import (
     safe_mult,
 )
 
-from stratagem.errors import Location, StratagemError
+from stratagem.errors import Location, StratagemError, UnknownMember
 from stratagem.expr import compiled
 
 #: Names every expression may use for the literals YAML authors tend to write.
@@ -46,7 +46,7 @@ LITERALS: dict[str, Any] = {
 
 MAX_EXPRESSION_LENGTH = 2000
 MAX_POWER = 1000
-MAX_DEPTH = 200  # expressions evaluated inside one another (simpleeval)
+MAX_DEPTH = 50  # expressions evaluated inside one another (simpleeval)
 LARGE = 10**9  # what ratio(a, 0) answers: "infinitely many times more"
 
 
@@ -102,6 +102,13 @@ OPERATORS: dict[type, Callable[..., Any]] = {
     ast.NotIn: lambda a, b: a not in b,
     ast.Is: op.is_,
     ast.IsNot: op.is_not,
+}
+
+
+#: How the operators rule expressions lack are written, for the error that refuses them.
+_SYMBOLS: dict[type, str] = {
+    ast.LShift: "<<", ast.RShift: ">>", ast.BitOr: "|", ast.BitAnd: "&", ast.BitXor: "^",
+    ast.MatMult: "@", ast.Invert: "~",
 }
 
 
@@ -407,9 +414,10 @@ def compile_expr(text: Any, location: Location | None = None) -> Expr:
             raise ExpressionError(f"`{source}`: names starting with '_' are not allowed",
                                   location=location)
         if isinstance(node, (ast.operator, ast.unaryop, ast.cmpop)) and type(node) not in OPERATORS:
+            symbol = _SYMBOLS.get(type(node), type(node).__name__)
             raise ExpressionError(
-                f"`{source}` uses the operator {type(node).__name__}, which rule expressions "
-                "do not have", location=location,
+                f"`{source}` uses the operator {symbol}, which rule expressions do not have",
+                location=location,
                 hint="use + - * / // % ** and comparisons; `not`, `and`, `or` for truth values")
         if isinstance(node, ast.comprehension) and not all(
                 isinstance(t, (ast.Name, ast.Tuple, ast.List, ast.Store))
@@ -460,18 +468,29 @@ class _RuleEval(EvalWithCompoundTypes):
             self._check_disallowed_items(result)
         return result
 
+    #: how to read ``owner.name`` (the evaluator's reader, the same as compiled code's)
+    attribute: Callable[[Any, str], Any] = staticmethod(compiled.read_attribute)
+
     def _eval_attribute(self, node: ast.Attribute) -> Any:
-        # compile_expr already refused names starting with '_' and every method call, so
-        # what is left of simpleeval's attribute checks cannot fail: read it directly.
+        # compile_expr already refused names starting with '_' and every method call; the
+        # reader refuses methods (even one handed to max(key=...) could change the state).
         owner = self._eval(node.value)
         try:
-            value = getattr(owner, node.attr)
+            return self.attribute(owner, node.attr)
+        except UnknownMember:
+            raise
         except AttributeError:
             raise AttributeDoesNotExist(node.attr, self.expr) from None
-        if callable(value):  # a method, even one handed to max(key=...), could change state
-            raise FeatureNotAvailable(f"'.{node.attr}' is a method; rule expressions use "
-                                      "values and functions only")
-        return value
+
+    def _eval_subscript(self, node: ast.Subscript) -> Any:
+        return compiled.item(self._eval(node.value), self._eval(node.slice))
+
+    def _eval_name(self, node: ast.Name) -> Any:
+        # Only the scope's names: a function is called, never handed out as a value.
+        try:
+            return self.names[node.id]
+        except KeyError:
+            raise NameNotDefined(node.id, self.expr) from None
 
     def _check_disallowed_items(self, item: Any) -> None:
         kind = type(item)
@@ -527,6 +546,7 @@ class Evaluator:
             raise StratagemError(f"unknown evaluator '{mode}'",
                                  hint="STRATAGEM_EVALUATOR is 'compiled' or 'simpleeval'")
         self.mode = mode
+        self.attribute = attribute
         self.namespace = compiled.namespace({}, OPERATORS, attribute)
         self.functions = _Functions(self.namespace, BASE_FUNCTIONS)
         if functions:
@@ -537,6 +557,7 @@ class Evaluator:
     def _make(self) -> EvalWithCompoundTypes:
         ev = _RuleEval(operators=dict(OPERATORS), functions=self.functions, names={})
         ev.ATTR_INDEX_FALLBACK = False
+        ev.attribute = self.attribute
         return ev
 
     def _function(self, expr: Expr) -> Callable[[Mapping[str, Any]], Any]:
@@ -557,6 +578,9 @@ class Evaluator:
             if self.mode == "compiled":
                 return self._function(expr)(scope)
             return self._simpleeval(expr, scope)
+        except UnknownMember as err:
+            raise ExpressionError(f"`{expr.text}`: {err.message}", location=expr.location,
+                                  hint=err.hint) from None
         except StratagemError as err:
             if err.location is None:
                 err.location = expr.location
@@ -572,8 +596,8 @@ class Evaluator:
             try:
                 value = scope[path[0]]
                 for attr in path[1:]:
-                    value = getattr(value, attr)
-            except (KeyError, AttributeError):
+                    value = self.attribute(value, attr)
+            except (KeyError, AttributeError, compiled.MethodRefused):
                 pass  # let simpleeval explain the mistake
             else:
                 if not callable(value):
@@ -608,6 +632,8 @@ def _explain(err: Exception, expr: Expr, scope: Mapping[str, Any]) -> Exception:
         attr = getattr(err, "attr", None) or getattr(err, "name", None)
         return ExpressionError(f"`{text}`: no field or value called '{attr}'",
                                location=expr.location)
+    if isinstance(err, compiled.MissingEntry):
+        return ExpressionError(f"`{text}` failed: no entry {err.key!r}", location=expr.location)
     if isinstance(err, compiled.MethodRefused):
         return ExpressionError(f"`{text}`: '.{err.attr}' is a method; rule expressions use "
                                "values and functions only", location=expr.location)

@@ -6,7 +6,8 @@ subscripts, literals, comprehensions, attribute reads, calls of named functions)
 module rewrites that tree so that nothing in it can reach Python itself, then compiles
 it once into a function of the scope:
 
-- a name ``x`` becomes ``scope['x']`` (comprehension variables stay local);
+- a name ``x`` becomes ``scope['x']`` (comprehension variables stay local), and
+  ``d[k]`` becomes ``item(d, k)`` (so a missing entry is told from a missing name);
 - a call ``f(a)`` calls the evaluator's function ``f`` (a global of the compiled
   function, which has no builtins at all);
 - ``a.b`` becomes ``attr(a, 'b')``, which refuses methods (names starting with ``_``
@@ -37,6 +38,22 @@ class MethodRefused(Exception):
         self.attr = attr
 
 
+class MissingEntry(Exception):
+    """``d[key]`` found no entry (told apart from a name missing from the scope)."""
+
+    def __init__(self, key: Any) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def item(container: Any, key: Any) -> Any:
+    """``container[key]`` for a compiled expression."""
+    try:
+        return container[key]
+    except KeyError:
+        raise MissingEntry(key) from None
+
+
 class TooManyItems(Exception):
     """The comprehensions of one evaluation walked through too many items."""
 
@@ -65,6 +82,7 @@ _SCOPE = "__s"
 _BUDGET = "__b"
 _ATTR = "__attr"
 _ITEMS = "__items"
+_ITEM = "__item"
 
 
 def global_name(function: str) -> str:
@@ -99,6 +117,11 @@ class _Rewrite(ast.NodeTransformer):
         keywords = [ast.keyword(k.arg, self.visit(k.value)) for k in node.keywords]
         return ast.copy_location(
             ast.Call(ast.Name(global_name(node.func.id), ast.Load()), args, keywords), node)
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+        return ast.copy_location(ast.Call(ast.Name(_ITEM, ast.Load()),
+                                          [self.visit(node.value), self.visit(node.slice)], []),
+                                 node)
 
     def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
         return ast.copy_location(ast.Call(ast.Name(_ATTR, ast.Load()),
@@ -199,7 +222,8 @@ def namespace(functions: Mapping[str, Any], operators: Mapping[type, Any],
               attribute: Callable[[Any, str], Any] = read_attribute) -> dict[str, Any]:
     """The globals of compiled expressions: no builtins, the functions, the operators, and
     how to read an attribute."""
-    names: dict[str, Any] = {"__builtins__": {}, _ATTR: attribute, _ITEMS: budgeted}
+    names: dict[str, Any] = {"__builtins__": {}, _ATTR: attribute, _ITEMS: budgeted,
+                             _ITEM: item}
     for kind, fn in operators.items():
         names[_op(kind)] = fn
     for name, fn in functions.items():

@@ -8,6 +8,7 @@ names, names in scope) so a mistake is a load error with its position.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -83,7 +84,7 @@ class Step:
 def _short(loc: Location | None) -> str | None:
     if loc is None or not loc.file:
         return None
-    name = loc.file.replace("\\", "/").split("/rulesets/")[-1]
+    name = os.path.normpath(loc.file).replace("\\", "/").split("/rulesets/")[-1]
     return f"{name}:{loc.line}" if loc.line else name
 
 
@@ -617,7 +618,7 @@ class UpdateStep(Step):
             inner = _EntityOverlay(scope, entity)
             new = [(name, evaluate(expr, inner)) for name, expr in self.set.items()]
             for name, expr in self.add.items():
-                new.append((name, getattr(entity, name) + evaluate(expr, inner)))
+                new.append((name, entity.member(name) + evaluate(expr, inner)))
             declared = entity.declaration
             changes = {}
             for name, value in new:

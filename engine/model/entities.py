@@ -136,7 +136,7 @@ Deps = tuple[tuple["Entity", str, int], ...]
 _ABSENT = object()
 
 #: How deeply derived values may read other derived values being computed.
-MAX_DERIVED_DEPTH = 200
+MAX_DERIVED_DEPTH = 50
 
 
 class _Cached:
@@ -145,7 +145,7 @@ class _Cached:
     value). An entry a copy inherited from its template keeps the template's ``deps``
     (``foreign``): they are mapped to the copy's entities only if it must be checked."""
 
-    __slots__ = ("deps", "dirty", "foreign", "value", "version")
+    __slots__ = ("deps", "dirty", "foreign", "shared", "value", "version")
 
     def __init__(self, value: Any, deps: Deps, dirty: bool, version: int,
                  foreign: bool = False) -> None:
@@ -154,6 +154,8 @@ class _Cached:
         self.dirty = dirty
         self.version = version
         self.foreign = foreign
+        #: whether copies may share the value as it is (it holds no entity); None: not known
+        self.shared: bool | None = None
 
 
 class Entity:
@@ -199,6 +201,11 @@ class Entity:
             f"a {self._kind.name} has no field or value '{name}'",
             hint=hint or f"declared: {', '.join(sorted(self._kind.member_names()))}",
         )
+
+    def member(self, name: str) -> Any:
+        """A field, a derived value, or one of ``parent``, ``kind``, ``battle``: what a rule
+        may read of an entity (never a Python attribute, even one named like a field)."""
+        return self.__getattr__(name)
 
     def _derived(self, name: str, expr: Expr) -> Any:
         entry = self._current(name, expr)
@@ -300,8 +307,10 @@ class Entity:
         stale = name in self._stale
         if stale:
             self._stale.discard(name)
-        entry = _Cached(_moved(cached.value, self._w.twins), cached.deps, stale or cached.dirty,
-                        cached.version, foreign=True)
+        if cached.shared is None:
+            cached.shared = not _holds_entity(cached.value)
+        value = cached.value if cached.shared else _moved(cached.value, self._w.twins)
+        entry = _Cached(value, cached.deps, stale or cached.dirty, cached.version, foreign=True)
         self._cache[name] = entry
         return entry
 
@@ -449,6 +458,14 @@ def _dirty(entity: Entity, name: str, todo: list[tuple[Entity, str]]) -> None:
         todo.append((entity, "=" + name))
 
 
+def _holds_entity(value: Any) -> bool:
+    if isinstance(value, Entity):
+        return True
+    if isinstance(value, (list, tuple)):
+        return any(_holds_entity(v) for v in value)
+    return False
+
+
 def _moved(value: Any, twins: dict[int, Entity]) -> Any:
     """A cached value for a copy: entities in it are replaced by their copies."""
     if isinstance(value, Entity):
@@ -480,8 +497,7 @@ def read_member(owner: Any, name: str) -> Any:
         if stack:
             stack[-1].add((owner, "=" + name))
         return entry.value
-    value = _read(owner, name)
-    return value if value is not _ABSENT else read_attribute(owner, name)
+    return owner.member(name)
 
 
 class EntityScope(Mapping[str, Any]):
