@@ -111,28 +111,26 @@ class EntityKind:
 
 
 class World:
-    """What the entities of one battle share: the stack of dependency collectors.
+    """What the entities of one battle share: the derived values being computed.
 
-    A derived value is cached with what it read: fields (entity, name, version of the
-    field) and other derived values (entity, "=name", version of that value), and each of
-    those knows it as a dependent. Expressions cannot change the state (they call no
+    Every derived value is cached. While one is computed, each field and derived value it
+    reads notes it as a *dependent*. Expressions cannot change the state (they call no
     methods), so every change goes through :meth:`Entity.set` or :meth:`Entity.adopt`,
-    which bump the field's version and mark its dependents, and theirs, *dirty*. A clean
-    cached value is returned as it is; a dirty one first compares the versions of what it
-    read, and is recomputed only if one of them differs.
+    which mark the field's dependents, and theirs, *dirty*: a clean cached value is
+    returned as it is, a dirty one is computed again when it is next read.
     """
 
     __slots__ = ("frozen", "stack", "twins")
 
     def __init__(self) -> None:
-        self.stack: list[set[tuple[Entity, str]]] = []
+        #: the derived values being computed, innermost last: (entity, name)
+        self.stack: list[tuple[Entity, str]] = []
         #: for a copy of a scenario's template: id(template entity) -> its copy
         self.twins: dict[int, Entity] = {}
         #: a template's world never changes again, so its copies may inherit its values
         self.frozen = False
 
 
-Deps = tuple[tuple["Entity", str, int], ...]
 _ABSENT = object()
 
 #: How deeply derived values may read other derived values being computed.
@@ -140,20 +138,13 @@ MAX_DERIVED_DEPTH = 50
 
 
 class _Cached:
-    """A derived value, what it was computed from, whether one of those may have changed
-    since (``dirty``), and its own version (bumped when a recomputation gives a different
-    value). An entry a copy inherited from its template keeps the template's ``deps``
-    (``foreign``): they are mapped to the copy's entities only if it must be checked."""
+    """A derived value, and whether something it read has changed since (``dirty``)."""
 
-    __slots__ = ("deps", "dirty", "foreign", "shared", "value", "version")
+    __slots__ = ("dirty", "shared", "value")
 
-    def __init__(self, value: Any, deps: Deps, dirty: bool, version: int,
-                 foreign: bool = False) -> None:
+    def __init__(self, value: Any, dirty: bool = False) -> None:
         self.value = value
-        self.deps = deps
         self.dirty = dirty
-        self.version = version
-        self.foreign = foreign
         #: whether copies may share the value as it is (it holds no entity); None: not known
         self.shared: bool | None = None
 
@@ -161,8 +152,8 @@ class _Cached:
 class Entity:
     """One entity of the battle state. Fields, derived values and children are attributes."""
 
-    __slots__ = ("_cache", "_deps", "_f", "_fv", "_kind", "_origin", "_parent", "_rs", "_stale",
-                 "_tpl", "_w")
+    __slots__ = ("_cache", "_deps", "_f", "_kind", "_origin", "_parent", "_rs", "_stale", "_tpl",
+                 "_vdeps", "_w")
 
     def __init__(self, kind: EntityKind, values: dict[str, Any], parent: Entity | None,
                  ruleset: Ruleset, origin: Location | None = None) -> None:
@@ -174,10 +165,10 @@ class Entity:
         self._w = parent._w if parent is not None else World()
         #: derived name -> its cached value
         self._cache: dict[str, _Cached] = {}
-        #: field name -> how many times it changed
-        self._fv: dict[str, int] = {}
-        #: field name or "=derived name" -> the cached values that read it: (entity, name)
+        #: field name -> the derived values that read it: (entity, name)
         self._deps: dict[str, set[tuple[Entity, str]]] = {}
+        #: derived value name -> the derived values that read it
+        self._vdeps: dict[str, set[tuple[Entity, str]]] = {}
         #: the template entity this one was copied from (its cached values may serve)
         self._tpl: Entity | None = None
         #: derived values of the template that this copy must not inherit unchecked
@@ -208,29 +199,17 @@ class Entity:
         return self.__getattr__(name)
 
     def _derived(self, name: str, expr: Expr) -> Any:
-        entry = self._current(name, expr)
-        stack = self._w.stack
-        if stack:
-            stack[-1].add((self, "=" + name))
+        entry = self._cache.get(name)
+        if entry is None or entry.dirty:
+            entry = self._current(name, expr, entry)
+        _note(self._vdeps, name, self._w.stack)
         return entry.value
 
-    def _version_of(self, key: str) -> int:
-        """The version of a field, or (for "=name") of a derived value brought up to date."""
-        if key[0] != "=":
-            return self._fv.get(key, 0)
-        name = key[1:]
-        return self._current(name, self._kind.derived[name]).version
-
-    def _current(self, name: str, expr: Expr) -> _Cached:
-        """The cached entry of a derived value, recomputed if what it read has changed."""
-        entry = self._cache.get(name)
+    def _current(self, name: str, expr: Expr, entry: _Cached | None) -> _Cached:
+        """The cached entry of a derived value, inherited or computed (again) if need be."""
         if entry is None and self._tpl is not None:
             entry = self._inherit(name)
-        if entry is not None:
-            if not entry.dirty:
-                return entry
-            if self._unchanged(entry):
-                entry.dirty = False
+            if entry is not None and not entry.dirty:
                 return entry
         stack = self._w.stack
         if len(stack) >= MAX_DERIVED_DEPTH:
@@ -238,65 +217,32 @@ class Entity:
                 f"the {self._kind.name} value '{name}' (`{expr.text}`) reads derived values "
                 f"{MAX_DERIVED_DEPTH} deep", location=expr.location,
                 hint="a derived value that uses itself, directly or through others?")
-        read: set[tuple[Entity, str]] = set()
-        stack.append(read)
+        stack.append((self, name))
         try:
             value = self._rs.evaluator.eval(expr, EntityScope(self))
         finally:
             stack.pop()
-        version = 0
-        if entry is not None:
-            same = type(value) is type(entry.value) and value == entry.value
-            version = entry.version if same else entry.version + 1
-        deps = tuple((e, key, e._version_of(key)) for e, key in read)
-        fresh = _Cached(value, deps, False, version)
-        self._cache[name] = fresh
-        self._depend(name, deps)
-        return fresh
+        if entry is None:
+            entry = self._cache[name] = _Cached(value)
+        else:
+            entry.value = value
+            entry.dirty = False
+        return entry
 
-    def _unchanged(self, entry: _Cached) -> bool:
-        """Whether everything a cached value read still has the version it read."""
-        twins = self._w.twins if entry.foreign else None
-        for e, key, version in entry.deps:
-            if twins is not None:
-                twin = twins.get(id(e))
-                if twin is None:
-                    return False
-                e = twin
-            if e._version_of(key) != version:
-                return False
-        return True
-
-    def _depend(self, name: str, deps: Deps) -> None:
-        """Note the derived value ``name`` as a dependent of everything it read."""
-        me = (self, name)
-        for e, key, _ in deps:
-            dependents = e._deps.get(key)
-            if dependents is None:
-                e._deps[key] = {me}
-            else:
-                dependents.add(me)
-
-    def _changed(self, key: str) -> None:
-        """A field (or "=derived" value) of this entity changed: its dependents, and theirs,
-        are dirty. A copy of a scenario's template also follows the template's dependents
-        (the values it inherited were computed there)."""
+    def _changed(self, field: str) -> None:
+        """A field of this entity changed: the derived values that read it, and those that
+        read them, are dirty. A copy of a scenario's template also follows the template's
+        dependents (the values it inherited were computed there)."""
         twins = self._w.twins
-        todo: list[tuple[Entity, str]] = [(self, key)]
+        todo: list[tuple[Entity, str]] = []
+        _mark(self._deps.get(field), todo)
+        if self._tpl is not None:
+            _mark_twins(self._tpl._deps.get(field), twins, todo)
         while todo:
-            owner, what = todo.pop()
-            dependents = owner._deps.get(what)
-            if dependents:
-                for e, name in dependents:
-                    _dirty(e, name, todo)
-            tpl = owner._tpl
-            if tpl is not None:
-                dependents = tpl._deps.get(what)
-                if dependents:
-                    for t, name in dependents:
-                        e = twins.get(id(t))
-                        if e is not None:
-                            _dirty(e, name, todo)
+            owner, name = todo.pop()
+            _mark(owner._vdeps.get(name), todo)
+            if owner._tpl is not None:
+                _mark_twins(owner._tpl._vdeps.get(name), twins, todo)
 
     def _inherit(self, name: str) -> _Cached | None:
         """The template's cached value, for this copy. It is clean unless something it read
@@ -310,8 +256,7 @@ class Entity:
         if cached.shared is None:
             cached.shared = not _holds_entity(cached.value)
         value = cached.value if cached.shared else _moved(cached.value, self._w.twins)
-        entry = _Cached(value, cached.deps, stale or cached.dirty, cached.version, foreign=True)
-        self._cache[name] = entry
+        entry = self._cache[name] = _Cached(value, stale or cached.dirty)
         return entry
 
     def warm(self) -> None:
@@ -338,7 +283,6 @@ class Entity:
         self._f[name] = value
         if type(old) is type(value) and old == value:
             return
-        self._fv[name] = self._fv.get(name, 0) + 1
         self._changed(name)
 
     def adopt(self, collection: str, child: Entity) -> None:
@@ -349,7 +293,6 @@ class Entity:
         for entity in child.walk():
             entity._w = self._w
         self._f[collection].append(child)
-        self._fv[collection] = self._fv.get(collection, 0) + 1
         self._changed(collection)
 
     def root(self) -> Entity:
@@ -407,7 +350,6 @@ class Entity:
         twin = Entity(self._kind, values, parent, self._rs, self._origin)
         if inherit:
             twin._tpl = self
-        twin._fv = dict(self._fv)
         twins[id(self)] = twin
         for key, value in self._f.items():
             if key in self._kind.children:
@@ -435,9 +377,7 @@ def _read(entity: Entity, name: str) -> Any:
     value of ``entity``; ``_ABSENT`` if it has neither called ``name``."""
     fields = entity._f
     if name in fields:
-        stack = entity._w.stack
-        if stack:
-            stack[-1].add((entity, name))
+        _note(entity._deps, name, entity._w.stack)
         return fields[name]
     expr = entity._kind.derived.get(name)
     if expr is not None:
@@ -445,17 +385,45 @@ def _read(entity: Entity, name: str) -> Any:
     return _ABSENT
 
 
+def _note(dependents: dict[str, set[tuple[Entity, str]]], key: str,
+          stack: list[tuple[Entity, str]]) -> None:
+    """``key`` was read by the derived value being computed (if any): note it there."""
+    if stack:
+        reader = stack[-1]
+        known = dependents.get(key)
+        if known is None:
+            dependents[key] = {reader}
+        else:
+            known.add(reader)
+
+
+def _mark(dependents: set[tuple[Entity, str]] | None, todo: list[tuple[Entity, str]]) -> None:
+    """Mark cached values dirty, and queue them so that their own dependents are too."""
+    if dependents:
+        for entity, name in dependents:
+            _dirty(entity, name, todo)
+
+
+def _mark_twins(dependents: set[tuple[Entity, str]] | None, twins: dict[int, Entity],
+                todo: list[tuple[Entity, str]]) -> None:
+    """The same for a template's dependents, each the copy's own twin."""
+    if dependents:
+        for template, name in dependents:
+            entity = twins.get(id(template))
+            if entity is not None:
+                _dirty(entity, name, todo)
+
+
 def _dirty(entity: Entity, name: str, todo: list[tuple[Entity, str]]) -> None:
-    """Mark one cached value dirty (or, not inherited yet, stale) and queue its dependents."""
     entry = entity._cache.get(name)
     if entry is None:
-        # Not inherited yet: when it is, it will be checked first.
+        # Not inherited yet: when it is, it must be computed again.
         if entity._tpl is not None and name not in entity._stale:
             entity._stale.add(name)
-            todo.append((entity, "=" + name))
+            todo.append((entity, name))
     elif not entry.dirty:
         entry.dirty = True
-        todo.append((entity, "=" + name))
+        todo.append((entity, name))
 
 
 def _holds_entity(value: Any) -> bool:
@@ -487,15 +455,11 @@ def read_member(owner: Any, name: str) -> Any:
         return read_attribute(owner, name)
     fields = owner._f
     if name in fields:
-        stack = owner._w.stack
-        if stack:
-            stack[-1].add((owner, name))
+        _note(owner._deps, name, owner._w.stack)
         return fields[name]
     entry = owner._cache.get(name)
     if entry is not None and not entry.dirty:
-        stack = owner._w.stack
-        if stack:
-            stack[-1].add((owner, "=" + name))
+        _note(owner._vdeps, name, owner._w.stack)
         return entry.value
     return owner.member(name)
 

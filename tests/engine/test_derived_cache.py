@@ -1,0 +1,77 @@
+"""Derived values are cached, and a change makes every value that read it dirty.
+
+The scenario is tests/loader/fixtures/scenario.yaml: the red company (Pikes, 120
+infantry of TS 1; Riders, 30 cavalry of TS 3) against the blue company (80 archers).
+A unit's `strength` is `count * ts`; a side's is the sum of its units'.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from stratagem.api import load_scenario
+
+SCENARIO = Path(__file__).parents[1] / "loader" / "fixtures" / "scenario.yaml"
+
+
+@pytest.fixture(scope="module")
+def scenario():
+    return load_scenario(SCENARIO)
+
+
+def _red(root):
+    side = root.sides[0]
+    return side, side.units[0], side.units[1]
+
+
+def test_a_change_reaches_the_values_that_read_it_and_theirs(scenario):
+    side, pikes, riders = _red(scenario.instantiate())
+    assert (pikes.strength, side.strength) == (120, 120 + 30 * 3)
+    pikes.set("count", 100)
+    assert (pikes.strength, side.strength) == (100, 100 + 90)
+    riders.set("count", 10)
+    assert (riders.strength, side.strength) == (30, 100 + 30)
+
+
+def test_a_value_first_read_after_a_change_is_not_the_templates(scenario):
+    # Each battle's copy inherits the values the template computed at load; one whose
+    # input changed before it was first read must be computed again, not inherited.
+    side, pikes, _ = _red(scenario.instantiate())
+    pikes.set("count", 60)
+    assert side.strength == 60 + 90  # read before pikes.strength itself
+    assert pikes.strength == 60
+
+
+def test_battles_from_one_scenario_do_not_share_changes(scenario):
+    side_a, pikes_a, _ = _red(scenario.instantiate())
+    side_b, pikes_b, _ = _red(scenario.instantiate())
+    assert side_a.strength == side_b.strength == 210
+    pikes_a.set("count", 0)
+    assert (side_a.strength, side_b.strength) == (90, 210)
+    assert _red(scenario.template)[0].strength == 210
+
+
+def test_a_copy_of_a_battle_under_way_keeps_its_own_values(scenario):
+    # What a report's "before" state is: a copy made before the battle changes anything.
+    root = scenario.instantiate()
+    side, pikes, _ = _red(root)
+    assert side.strength == 210
+    start = root.clone()
+    pikes.set("count", 20)
+    assert (side.strength, _red(start)[0].strength) == (20 + 90, 210)
+
+
+def test_setting_a_field_to_its_value_changes_nothing(scenario):
+    side, pikes, _ = _red(scenario.instantiate())
+    assert side.strength == 210
+    entry = side._cache["strength"]
+    pikes.set("count", 120)
+    assert side._cache["strength"] is entry and not entry.dirty
+
+
+def test_a_scenarios_template_never_changes(scenario):
+    _, pikes, _ = _red(scenario.template)
+    with pytest.raises(RuntimeError, match="template"):
+        pikes.set("count", 1)
