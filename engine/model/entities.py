@@ -235,14 +235,22 @@ class Entity:
         dependents (the values it inherited were computed there)."""
         twins = self._w.twins
         todo: list[tuple[Entity, str]] = []
-        _mark(self._deps.get(field), todo)
+        dependents = self._deps.get(field)
+        if dependents:
+            _mark(dependents, todo)
         if self._tpl is not None:
-            _mark_twins(self._tpl._deps.get(field), twins, todo)
+            dependents = self._tpl._deps.get(field)
+            if dependents:
+                _mark_twins(dependents, twins, todo)
         while todo:
             owner, name = todo.pop()
-            _mark(owner._vdeps.get(name), todo)
+            dependents = owner._vdeps.get(name)
+            if dependents:
+                _mark(dependents, todo)
             if owner._tpl is not None:
-                _mark_twins(owner._tpl._vdeps.get(name), twins, todo)
+                dependents = owner._tpl._vdeps.get(name)
+                if dependents:
+                    _mark_twins(dependents, twins, todo)
 
     def _inherit(self, name: str) -> _Cached | None:
         """The template's cached value, for this copy. It is clean unless something it read
@@ -377,7 +385,9 @@ def _read(entity: Entity, name: str) -> Any:
     value of ``entity``; ``_ABSENT`` if it has neither called ``name``."""
     fields = entity._f
     if name in fields:
-        _note(entity._deps, name, entity._w.stack)
+        stack = entity._w.stack
+        if stack:
+            _note(entity._deps, name, stack)
         return fields[name]
     expr = entity._kind.derived.get(name)
     if expr is not None:
@@ -397,21 +407,19 @@ def _note(dependents: dict[str, set[tuple[Entity, str]]], key: str,
             known.add(reader)
 
 
-def _mark(dependents: set[tuple[Entity, str]] | None, todo: list[tuple[Entity, str]]) -> None:
+def _mark(dependents: set[tuple[Entity, str]], todo: list[tuple[Entity, str]]) -> None:
     """Mark cached values dirty, and queue them so that their own dependents are too."""
-    if dependents:
-        for entity, name in dependents:
-            _dirty(entity, name, todo)
+    for entity, name in dependents:
+        _dirty(entity, name, todo)
 
 
-def _mark_twins(dependents: set[tuple[Entity, str]] | None, twins: dict[int, Entity],
+def _mark_twins(dependents: set[tuple[Entity, str]], twins: dict[int, Entity],
                 todo: list[tuple[Entity, str]]) -> None:
     """The same for a template's dependents, each the copy's own twin."""
-    if dependents:
-        for template, name in dependents:
-            entity = twins.get(id(template))
-            if entity is not None:
-                _dirty(entity, name, todo)
+    for template, name in dependents:
+        entity = twins.get(id(template))
+        if entity is not None:
+            _dirty(entity, name, todo)
 
 
 def _dirty(entity: Entity, name: str, todo: list[tuple[Entity, str]]) -> None:
@@ -455,11 +463,15 @@ def read_member(owner: Any, name: str) -> Any:
         return read_attribute(owner, name)
     fields = owner._f
     if name in fields:
-        _note(owner._deps, name, owner._w.stack)
+        stack = owner._w.stack
+        if stack:
+            _note(owner._deps, name, stack)
         return fields[name]
     entry = owner._cache.get(name)
     if entry is not None and not entry.dirty:
-        _note(owner._vdeps, name, owner._w.stack)
+        stack = owner._w.stack
+        if stack:
+            _note(owner._vdeps, name, stack)
         return entry.value
     return owner.member(name)
 
