@@ -46,7 +46,7 @@ def test_a_value_first_read_after_a_change_is_not_the_templates(scenario):
 
 def test_battles_from_one_scenario_do_not_share_changes(scenario):
     side_a, pikes_a, _ = _red(scenario.instantiate())
-    side_b, pikes_b, _ = _red(scenario.instantiate())
+    side_b = scenario.instantiate().sides[0]
     assert side_a.strength == side_b.strength == 210
     pikes_a.set("count", 0)
     assert (side_a.strength, side_b.strength) == (90, 210)
