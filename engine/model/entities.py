@@ -235,22 +235,13 @@ class Entity:
         dependents (the values it inherited were computed there)."""
         twins = self._w.twins
         todo: list[tuple[Entity, str]] = []
-        dependents = self._deps.get(field)
-        if dependents:
-            _mark(dependents, todo)
-        if self._tpl is not None:
-            dependents = self._tpl._deps.get(field)
-            if dependents:
-                _mark_twins(dependents, twins, todo)
+        tpl = self._tpl
+        _mark_readers(self._deps, tpl._deps if tpl is not None else None, field, twins, todo)
         while todo:
             owner, name = todo.pop()
-            dependents = owner._vdeps.get(name)
-            if dependents:
-                _mark(dependents, todo)
-            if owner._tpl is not None:
-                dependents = owner._tpl._vdeps.get(name)
-                if dependents:
-                    _mark_twins(dependents, twins, todo)
+            tpl = owner._tpl
+            _mark_readers(owner._vdeps, tpl._vdeps if tpl is not None else None, name, twins,
+                          todo)
 
     def _inherit(self, name: str) -> _Cached | None:
         """The template's cached value, for this copy. It is clean unless something it read
@@ -407,19 +398,23 @@ def _note(dependents: dict[str, set[tuple[Entity, str]]], key: str,
             known.add(reader)
 
 
-def _mark(dependents: set[tuple[Entity, str]], todo: list[tuple[Entity, str]]) -> None:
-    """Mark cached values dirty, and queue them so that their own dependents are too."""
-    for entity, name in dependents:
-        _dirty(entity, name, todo)
+Readers = dict[str, set[tuple[Entity, str]]]
 
 
-def _mark_twins(dependents: set[tuple[Entity, str]], twins: dict[int, Entity],
-                todo: list[tuple[Entity, str]]) -> None:
-    """The same for a template's dependents, each the copy's own twin."""
-    for template, name in dependents:
-        entity = twins.get(id(template))
-        if entity is not None:
+def _mark_readers(own: Readers, template: Readers | None, key: str, twins: dict[int, Entity],
+                  todo: list[tuple[Entity, str]]) -> None:
+    """Mark dirty the cached values that read ``key`` (the entity's own readers, and the
+    copies of its template's), and queue them so that their own readers are too."""
+    dependents = own.get(key)
+    if dependents:
+        for entity, name in dependents:
             _dirty(entity, name, todo)
+    dependents = template.get(key) if template is not None else None
+    if dependents:
+        for original, name in dependents:
+            entity = twins.get(id(original))
+            if entity is not None:
+                _dirty(entity, name, todo)
 
 
 def _dirty(entity: Entity, name: str, todo: list[tuple[Entity, str]]) -> None:
