@@ -208,6 +208,9 @@ class Entity:
     def _current(self, name: str, expr: Expr, entry: _Cached | None) -> _Cached:
         """The cached entry of a derived value, inherited or computed (again) if need be."""
         if entry is None and self._tpl is not None:
+            shared = _shared(self, name)
+            if shared is not None:
+                return shared
             entry = self._inherit(name)
             if entry is not None and not entry.dirty:
                 return entry
@@ -463,12 +466,26 @@ def read_member(owner: Any, name: str) -> Any:
             _note(owner._deps, name, stack)
         return fields[name]
     entry = owner._cache.get(name)
+    if entry is None and owner._tpl is not None:
+        entry = _shared(owner, name)
     if entry is not None and not entry.dirty:
         stack = owner._w.stack
         if stack:
             _note(owner._vdeps, name, stack)
         return entry.value
     return owner.member(name)
+
+
+def _shared(copy: Entity, name: str) -> _Cached | None:
+    """The template's entry for a value of ``copy`` that the copy may read as it is: clean,
+    holding no entity, and nothing it read has changed in the copy. Such a value is never
+    copied (most of a scenario's values never change in a battle)."""
+    cached = copy._tpl._cache.get(name)  # type: ignore[union-attr]
+    if cached is None or cached.dirty or name in copy._stale:
+        return None
+    if cached.shared is None:
+        cached.shared = not _holds_entity(cached.value)
+    return cached if cached.shared else None
 
 
 class EntityScope(Mapping[str, Any]):

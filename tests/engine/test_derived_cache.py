@@ -63,12 +63,23 @@ def test_a_copy_of_a_battle_under_way_keeps_its_own_values(scenario):
     assert (side.strength, _red(start)[0].strength) == (20 + 90, 210)
 
 
-def test_setting_a_field_to_its_value_changes_nothing(scenario):
+def test_setting_a_field_to_its_value_changes_nothing(scenario, monkeypatch):
+    evaluator = scenario.ruleset.evaluator
+    computed: list[str] = []
+
+    def counting(expr, scope):
+        computed.append(expr.text)
+        return type(evaluator).eval(evaluator, expr, scope)
+
+    monkeypatch.setattr(evaluator, "eval", counting)
     side, pikes, _ = _red(scenario.instantiate())
     assert side.strength == 210
-    entry = side._cache["strength"]
     pikes.set("count", 120)
-    assert side._cache["strength"] is entry and not entry.dirty
+    assert side.strength == 210
+    assert computed == []  # both read as the scenario computed them at load
+    pikes.set("count", 119)
+    assert side.strength == 209
+    assert len(computed) == 2  # the side's, and within it the pikes' (not the riders')
 
 
 def test_a_scenarios_template_never_changes(scenario):
