@@ -348,18 +348,18 @@ class Entity:
         return twin
 
     def _copy(self, parent: Entity | None, twins: dict[int, Entity], inherit: bool) -> Entity:
-        values: dict[str, Any] = {}
+        # Field values are shared: nothing changes one in place (`set` replaces it, and an
+        # expression cannot change anything); only the child collections, which `adopt`
+        # appends to, are the copy's own.
+        values = dict(self._f)
         twin = Entity(self._kind, values, parent, self._rs, self._origin)
         if inherit:
             twin._tpl = self
         twins[id(self)] = twin
-        for key, value in self._f.items():
-            if key in self._kind.children:
-                values[key] = [child._copy(twin, twins, inherit) for child in value]
-            elif isinstance(value, list):
-                values[key] = list(value)
-            else:
-                values[key] = value
+        for key in self._kind.children:
+            children = values.get(key)
+            if children is not None:
+                values[key] = [child._copy(twin, twins, inherit) for child in children]
         return twin
 
     def to_plain(self) -> dict[str, Any]:
