@@ -47,20 +47,37 @@ def _value(t: Translator, entity: Entity, name: str, value: Any) -> str:
         value, "denominator") else str(value)
 
 
-def _read(entity: Entity, name: str) -> Any:
+#: (entity label, entity kind, value name) -> why it could not be computed
+Failures = dict[tuple[str, str, str], StratagemError]
+
+
+def _read(entity: Entity, name: str, failed: Failures) -> Any:
     try:
         return entity.member(name)
-    except StratagemError:  # a derived value that cannot be computed for this state
+    except StratagemError as err:  # shown as "—", and explained after the report
+        failed.setdefault((entity.label(), entity.kind_name, name), err)
         return None
 
 
-def _fields_line(t: Translator, before: Entity | None, after: Entity, names: list[str]) -> str:
+def _not_computed(t: Translator, failed: Failures) -> list[str]:
+    """A homebrewer's broken derived value is shown, not hidden behind "—"."""
+    if not failed:
+        return []
+    lines = ["", t.t("report.not_computed")]
+    for (label, kind, name), err in failed.items():
+        text = f"  {label}: {t.field(kind, name)} — {err.render()}"
+        lines.append(text.replace("\n", "\n    "))
+    return lines
+
+
+def _fields_line(t: Translator, before: Entity | None, after: Entity, names: list[str],
+                 failed: Failures) -> str:
     parts = []
     for name in names:
-        end = _read(after, name)
+        end = _read(after, name, failed)
         shown = _value(t, after, name, end)
         if before is not None:
-            start = _read(before, name)
+            start = _read(before, name, failed)
             if start != end:
                 shown = t.t("report.start_end", start=_value(t, before, name, start), end=shown)
         parts.append(f"{t.field(after.kind_name, name)}: {shown}")
@@ -166,6 +183,7 @@ def render_report(result: BattleResult, lang: str = "en", explain: bool = False)
         lines.append("  " + t.t("report.no_events"))
     lines.append("")
     lines.append(t.t("report.sides"))
+    failed: Failures = {}
     for before, after, indent in _pairs(result.start, result.root):
         names = rs.report.get(after.kind_name, [])
         if after.kind_name == "battle" and not names:
@@ -173,9 +191,10 @@ def render_report(result: BattleResult, lang: str = "en", explain: bool = False)
         if not names and after.kind_name != "battle":
             lines.append(f"{indent}{after.label()}")
             continue
-        line = _fields_line(t, before, after, names)
+        line = _fields_line(t, before, after, names, failed)
         head = after.label() if after.kind_name != "battle" else t.field("battle", "battle")
         lines.append(f"{indent}{head}: {line}" if line else f"{indent}{head}")
+    lines.extend(_not_computed(t, failed))
     if explain:
         lines.append("")
         lines.append(t.t("report.explain_header"))
@@ -194,14 +213,16 @@ def render_rating(rated: RatedArmy, lang: str = "en", explain: bool = False) -> 
         lines.append("")
         lines.extend(f"  {message(t, e)}" for e in summary)
     lines.append("")
+    failed: Failures = {}
     for _, entity, indent in _pairs(None, rated.side):
         kind = entity.kind_name
         names = list(rs.rate_report.get(kind) or rs.report.get(kind, []))
         if explain:  # every other derived value a translator has named for GMs
             names += [d for d in entity.declaration.derived if d not in names
                       and t.catalog.message(f"field.{kind}.{d}") is not None]
-        line = _fields_line(t, None, entity, names)
+        line = _fields_line(t, None, entity, names, failed)
         lines.append(f"{indent}{entity.label()}: {line}" if line else f"{indent}{entity.label()}")
+    lines.extend(_not_computed(t, failed))
     if explain and rated.trace:
         lines.append("")
         lines.append(t.t("report.explain_header"))

@@ -37,6 +37,7 @@ ENGINE_MESSAGES: dict[str, tuple[str, ...]] = {
     "report.summary": (),
     "report.explain_header": (),
     "report.no_events": (),
+    "report.not_computed": (),
     "report.odds": ("outcome", "percent", "n"),
     "report.battles": ("n",),
     "report.averages": (),

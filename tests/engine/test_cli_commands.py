@@ -94,3 +94,21 @@ def test_user_mistakes_exit_1_without_traceback(args, message, capsys):
     assert main(args) == 1
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+
+
+def test_a_value_that_cannot_be_computed_is_explained_not_just_a_dash(capsys, tmp_path):
+    # A homebrewer's derived value that fails (here: a division by the count of a unit
+    # of 0) shows as "—" and is explained after the figures, with its place in the file.
+    rules = tmp_path / "rules.yaml"
+    rules.write_text(f"kind: setting\nextends: {SKIRMISH / 'ruleset.yaml'}\n"
+                     "entities:\n  side:\n    derived:\n"
+                     "      troops: \"100 // sum(u.count for u in units)\"\n", encoding="utf-8")
+    army = tmp_path / "army.yaml"
+    army.write_text("kind: army\nruleset: rules.yaml\nname: Red\n"
+                    "units: [{name: A, count: 0}]\n", encoding="utf-8")
+    assert main(["rate", str(army), "--lang", "en"]) == 0
+    out = capsys.readouterr().out
+    assert "troops: —" in out
+    explained = out.split("Values that could not be computed")[1]
+    assert "Red: troops" in explained and "division by zero" in explained
+    assert f"{rules}:6:15" in explained
