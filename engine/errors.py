@@ -36,6 +36,23 @@ class Location:
         return " ".join(parts)
 
 
+def describe(location: Location | None, message: str, context: str | None = None,
+             hint: str | None = None) -> str:
+    """How every error reads, from every command: ``file:line:col: message ($.path)`` (the
+    place first, as editors and compilers write it), the source line with a caret, the
+    hint."""
+    where = Location(location.file, location.line, location.column) if location else None
+    head = f"{where}: {message}" if where and str(where) else message
+    if location is not None and location.path and location.path != "$":
+        head += f" ({location.path})"
+    lines = [head]
+    if context:
+        lines.append(context)
+    if hint:
+        lines.append(f"  hint: {hint}")
+    return "\n".join(lines)
+
+
 class StratagemError(Exception):
     """Root of every error caused by user input (files, expressions, options)."""
 
@@ -59,14 +76,8 @@ class StratagemError(Exception):
         return self
 
     def render(self) -> str:
-        """The text a person reads: ``where: what`` then the context and the hint."""
-        head = f"{self.location}: {self.message}" if self.location else self.message
-        lines = [head]
-        if self.context:
-            lines.append(self.context)
-        if self.hint:
-            lines.append(f"hint: {self.hint}")
-        return "\n".join(lines)
+        """The text a person reads (see :func:`describe`)."""
+        return describe(self.location, self.message, self.context, self.hint)
 
     def to_json(self) -> dict[str, object]:
         loc = self.location or Location()

@@ -11,6 +11,8 @@ import argparse
 import json
 from typing import Any
 
+from stratagem.errors import Location, describe
+
 EPILOG = """\
 examples:
   stratagem validate my-army.yaml                 an army (checked against its ruleset)
@@ -62,17 +64,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def render(error: dict[str, Any]) -> str:
-    """``file:line:col: message ($.path)``, the source line (for syntax errors), the hint."""
-    where = ":".join(str(error[k]) for k in ("file", "line", "column") if error.get(k) is not None)
-    head = f"{where}: {error['message']}" if where else str(error["message"])
-    if error.get("path") and error["path"] != "$":
-        head += f" ({error['path']})"
-    lines = [head]
-    if error.get("context"):
-        lines.append(error["context"])
-    if error.get("hint"):
-        lines.append(f"  hint: {error['hint']}")
-    return "\n".join(lines)
+    """One error of the JSON report as text (the same text as every command's errors)."""
+    location = Location(error.get("file"), error.get("line"), error.get("column"),
+                        error.get("path"))
+    return describe(location, str(error["message"]), error.get("context"), error.get("hint"))
 
 
 def summary(results: list[dict[str, Any]]) -> str:
