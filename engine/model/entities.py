@@ -200,17 +200,18 @@ class Entity:
 
     def _derived(self, name: str, expr: Expr) -> Any:
         entry = self._cache.get(name)
+        if entry is None and self._tpl is not None:
+            entry = _shared(self, name)
         if entry is None or entry.dirty:
             entry = self._current(name, expr, entry)
-        _note(self._vdeps, name, self._w.stack)
+        stack = self._w.stack
+        if stack:
+            _note(self._vdeps, name, stack)
         return entry.value
 
     def _current(self, name: str, expr: Expr, entry: _Cached | None) -> _Cached:
         """The cached entry of a derived value, inherited or computed (again) if need be."""
         if entry is None and self._tpl is not None:
-            shared = _shared(self, name)
-            if shared is not None:
-                return shared
             entry = self._inherit(name)
             if entry is not None and not entry.dirty:
                 return entry
@@ -459,21 +460,8 @@ def read_member(owner: Any, name: str) -> Any:
     never a method (the common cases, a field or a clean cached value, answered here)."""
     if type(owner) is not Entity:
         return read_attribute(owner, name)
-    fields = owner._f
-    if name in fields:
-        stack = owner._w.stack
-        if stack:
-            _note(owner._deps, name, stack)
-        return fields[name]
-    entry = owner._cache.get(name)
-    if entry is None and owner._tpl is not None:
-        entry = _shared(owner, name)
-    if entry is not None and not entry.dirty:
-        stack = owner._w.stack
-        if stack:
-            _note(owner._vdeps, name, stack)
-        return entry.value
-    return owner.member(name)
+    value = _read(owner, name)
+    return value if value is not _ABSENT else owner.member(name)
 
 
 def _shared(copy: Entity, name: str) -> _Cached | None:
