@@ -64,8 +64,8 @@ def _div(a: Any, b: Any) -> Any:
     if b == 0:
         raise ExpressionError("division by zero", hint="guard the divisor, e.g. `x / max(n, 1)`")
     if isinstance(a, int) and isinstance(b, int):
-        q = Fraction(a, b)
-        return q.numerator if q.denominator == 1 else q
+        q, r = divmod(a, b)
+        return q if r == 0 else Fraction(a, b)
     return a / b
 
 
