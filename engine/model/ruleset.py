@@ -292,17 +292,19 @@ def _install_formulas(rs: Ruleset, formulas: Mapping[str, tuple[list[str], Expr]
         memo: dict[tuple[Any, ...], Any] = {}
 
         def formula(*args: Any, **kwargs: Any) -> Any:
-            plain = not kwargs and all(type(a) in _PLAIN_ARGS for a in args)
-            if plain:
-                key = tuple((type(a), a) for a in args)
-                try:
-                    return memo[key]
-                except KeyError:
-                    pass
-            value = evaluate(args, kwargs)
-            if plain and len(memo) < _MEMO_SIZE:
-                memo[key] = value
-            return value
+            if not kwargs:
+                types = tuple(map(type, args))
+                if _PLAIN_ARGS.issuperset(types):
+                    key = (types, args)  # 1, 1.0 and True are different calls
+                    try:
+                        return memo[key]
+                    except KeyError:
+                        pass
+                    value = evaluate(args, kwargs)
+                    if len(memo) < _MEMO_SIZE:
+                        memo[key] = value
+                    return value
+            return evaluate(args, kwargs)
 
         def evaluate(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
             if len(args) > len(params):
