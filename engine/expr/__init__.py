@@ -299,6 +299,19 @@ class Frame(dict):  # type: ignore[type-arg]
         except KeyError:
             return default
 
+    @staticmethod
+    def over(constants: Mapping[str, Any]) -> Callable[..., Frame]:
+        """A maker of frames that all see ``constants``, called like ``dict``. A frame
+        made this way runs no Python code to be made (a procedure call makes one)."""
+        return type("Frame", (_BoundFrame,), {"__slots__": (), "constants": constants})
+
+
+class _BoundFrame(Frame):
+    """A frame whose constants belong to its class (see :meth:`Frame.over`)."""
+
+    __slots__ = ()
+    __init__ = dict.__init__  # type: ignore[assignment]
+
 
 class _Literals(ast.NodeTransformer):
     """Turn `true`, `false`, `none` (YAML habits) into constants, and fold tuples of

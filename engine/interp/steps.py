@@ -17,6 +17,7 @@ from stratagem.expr import SAFE_RESULT_TYPES, Expr
 from stratagem.interp.context import BreakLoop, Return, Run
 from stratagem.interp.trace import Label
 from stratagem.model.entities import Entity, EntityScope
+from stratagem.model.values import closest
 
 if TYPE_CHECKING:
     from stratagem.model.compiler import Compiler
@@ -552,8 +553,6 @@ class DecideStep(Step):
                                      hint="fix the scenario's `decisions:`")
         choices = self.choices(run, scope)
         if choices is not None and value not in choices:
-            from stratagem.model.values import closest
-
             raise StratagemError(f"{where}: {value!r} is not one of {', '.join(map(str, choices))}",
                                  hint=closest(value, choices) or "fix the scenario's `decisions:`")
         if self.type == "bool" and not isinstance(value, bool):
@@ -623,8 +622,6 @@ class UpdateStep(Step):
             changes = {}
             for name, value in new:
                 if name not in declared.fields and name not in declared.children:
-                    from stratagem.model.values import closest
-
                     raise StratagemError(
                         f"a {entity.kind_name} has no field '{name}' to update",
                         location=self.location,
@@ -723,13 +720,35 @@ class CallStep(Step):
         self.procedure = c.procedure_ref(node, "call")
         self.args = c.expr_map(node, "with") if "with" in node else {}
         self.target = c.bind(node, "as")
+        params = c.procedure_params.get(self.procedure)
+        if params is not None:
+            self._check_args(c, node, params)
+
+    def _check_args(self, c: Compiler, node: Mapping[str, Any], params: list[str]) -> None:
+        missing = [p for p in params if p not in self.args]
+        if missing:
+            c.error(f"procedure '{self.procedure}' needs {', '.join(missing)}",
+                    c.where(node, "with") if "with" in node else self.location,
+                    hint="pass " + ("it" if len(missing) == 1 else "them") + " with `with:`, "
+                         f"e.g. with: {{{missing[0]}: ...}}")
+        for name in self.args:
+            if name not in params:
+                c.error(f"procedure '{self.procedure}' takes no parameter '{name}'",
+                        c.where(node["with"], name),
+                        hint=closest(name, params) or (
+                            "its parameters: " + ", ".join(params) if params
+                            else "it takes none"))
 
     def finish(self, c: Compiler, node: Mapping[str, Any]) -> None:
         """For `call`, `with:` holds the arguments (compiled before `as:` binds)."""
 
     def run(self, run: Run, scope: dict[str, Any]) -> None:
-        args = {name: run.eval(expr, scope) for name, expr in self.args.items()}
-        result = run.ruleset.call(run, self.procedure, args, self.location)
+        ruleset = run.ruleset
+        args = ruleset.frame()
+        evaluate = run.eval
+        for name, expr in self.args.items():
+            args[name] = evaluate(expr, scope)
+        result = ruleset.enter(run, ruleset.procedures[self.procedure], args, self.location)
         if self.target:
             scope[self.target] = result
         if run.tracing:

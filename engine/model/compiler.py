@@ -46,7 +46,8 @@ class Compiler:
         self.tables: dict[str, Table] = {}
         self.kinds: dict[str, EntityKind] = {}
         self.formula_names: set[str] = set()
-        self.procedure_names: set[str] = set()
+        #: procedure name -> its parameters
+        self.procedure_params: dict[str, list[str]] = {}
         self._known: list[set[str]] = [set()]
 
     # -- errors and positions -----------------------------------------------------------
@@ -155,9 +156,9 @@ class Compiler:
 
     def procedure_ref(self, node: Mapping[str, Any], key: str) -> str:
         name = str(node.get(key))
-        if name not in self.procedure_names:
+        if name not in self.procedure_params:
             self.error(f"there is no procedure '{name}'", self.where(node, key),
-                       hint=closest(name, self.procedure_names) or "declare it under "
+                       hint=closest(name, self.procedure_params) or "declare it under "
                        "`procedures:`")
         return name
 

@@ -378,12 +378,12 @@ class Entity:
 def _read(entity: Entity, name: str) -> Any:
     """A field (noted as read by the derived value being computed, if any) or a derived
     value of ``entity``; ``_ABSENT`` if it has neither called ``name``."""
-    fields = entity._f
-    if name in fields:
+    value = entity._f.get(name, _ABSENT)
+    if value is not _ABSENT:
         stack = entity._w.stack
         if stack:
             _note(entity._deps, name, stack)
-        return fields[name]
+        return value
     expr = entity._kind.derived.get(name)
     if expr is not None:
         return entity._derived(name, expr)
@@ -460,8 +460,16 @@ def read_member(owner: Any, name: str) -> Any:
     never a method (the common cases, a field or a clean cached value, answered here)."""
     if type(owner) is not Entity:
         return read_attribute(owner, name)
-    value = _read(owner, name)
-    return value if value is not _ABSENT else owner.member(name)
+    value = owner._f.get(name, _ABSENT)
+    if value is not _ABSENT:
+        stack = owner._w.stack
+        if stack:
+            _note(owner._deps, name, stack)
+        return value
+    expr = owner._kind.derived.get(name)
+    if expr is not None:
+        return owner._derived(name, expr)
+    return owner.member(name)
 
 
 def _shared(copy: Entity, name: str) -> _Cached | None:

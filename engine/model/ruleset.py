@@ -51,6 +51,8 @@ class Ruleset:
         self.kinds: dict[str, EntityKind] = {}
         self.tables: dict[str, Table] = {}
         self.constants: dict[str, Any] = {}
+        #: makes the scope of a procedure or formula call: its names, then the constants
+        self.frame = Frame.over(self.constants)
         self.procedures: dict[str, Procedure] = {}
         self.entry: dict[str, str] = {}
         self.report: dict[str, list[str]] = {}
@@ -110,15 +112,20 @@ class Ruleset:
         if unknown:
             raise StratagemError(f"procedure '{name}' takes no parameter {', '.join(unknown)}",
                                  location=location)
+        return self.enter(run, proc, self.frame(args), location)
+
+    def enter(self, run: Run, proc: Procedure, scope: Frame,
+              location: Location | None = None) -> Any:
+        """Run ``proc`` with its arguments in ``scope`` (already checked: `call` steps
+        check theirs at load) and return what it returns."""
         if run.depth > run.limits.max_call_depth:
             from stratagem.errors import LimitError
 
             raise LimitError(f"procedures call each other more than "
                              f"{run.limits.max_call_depth} deep", location=location,
                              hint="a procedure that calls itself without end?")
-        scope = Frame(self.constants, args)
         scope["battle"] = run.root
-        saved, run.procedure = run.procedure, name
+        saved, run.procedure = run.procedure, proc.name
         run.depth += 1
         try:
             run_block(run, proc.steps, scope)
@@ -163,6 +170,7 @@ def compile_ruleset(doc: Mapping[str, Any], ref: str | None = None) -> Ruleset:
             c.error(f"unknown top-level key '{key}'", c.key_where(doc, key),
                     hint=closest(key, TOP_LEVEL) or "keys: " + ", ".join(TOP_LEVEL))
     rs.constants = {str(k): _exact(v) for k, v in (doc.get("constants") or {}).items()}
+    rs.frame = Frame.over(rs.constants)
     c.constants = rs.constants
     limits = doc.get("limits") or {}
     try:
@@ -177,7 +185,7 @@ def compile_ruleset(doc: Mapping[str, Any], ref: str | None = None) -> Ruleset:
     formulas = doc.get("formulas") or {}
     procedures = doc.get("procedures") or {}
     c.formula_names = {str(k) for k in formulas}
-    c.procedure_names = {str(k) for k in procedures}
+    c.procedure_params = {str(k): _params(body) for k, body in procedures.items()}
     _install_functions(rs)
     compiled_formulas = _compile_formulas(c, formulas)
     _install_formulas(rs, compiled_formulas)
@@ -310,7 +318,7 @@ def _install_formulas(rs: Ruleset, formulas: Mapping[str, tuple[list[str], Expr]
             if len(args) > len(params):
                 raise StratagemError(f"formula '{name}' takes {len(params)} values, "
                                      f"got {len(args)}", location=expr.location)
-            scope = Frame(rs.constants, zip(params, args))
+            scope = rs.frame(zip(params, args))
             scope.update(kwargs)
             missing = [p for p in params if not dict.__contains__(scope, p)]
             if missing:
@@ -350,12 +358,18 @@ def _install_functions(rs: Ruleset) -> None:
                                   label=label)
 
 
+def _params(body: Any) -> list[str]:
+    """The parameters of a procedure, from its YAML."""
+    if isinstance(body, Mapping):
+        return [str(p) for p in body.get("params") or []]
+    return []
+
+
 def _compile_procedure(c: Compiler, name: str, body: Any, loc: Location | None) -> Procedure:
+    params = _params(body)
     if isinstance(body, list):
-        params: list[str] = []
         node: Mapping[str, Any] = {"steps": body}
     elif isinstance(body, Mapping):
-        params = [str(p) for p in body.get("params") or []]
         node = body
     else:
         c.error(f"procedure '{name}' must be a list of steps or {{params: [..], steps: [..]}}",
