@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import multiprocessing
+import os
+import signal
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
+from stratagem.errors import StratagemError
 from stratagem.expr import Frame
 from stratagem.interp.trace import Label
 from stratagem.model.documents import Scenario
@@ -30,31 +34,52 @@ def outcome_of(ruleset: Ruleset, root: Any) -> str:
     return "—" if value is None else str(plain(value))
 
 
-def simulate(scenario: Scenario, n: int, seed: int, decisions: Mapping[str, Any],
-             progress: Callable[[int], None] | None = None) -> dict[str, Any]:
-    from stratagem.api import run_battle
+#: Battles one worker process fights per task (progress is shown per task).
+CHUNK = 100
 
+#: A battle's outcome, and per side its label and reported numbers (None: not a number).
+Record = tuple[str, list[tuple[str, list[float | None]]]]
+
+
+def default_jobs(n: int) -> int:
+    """Processes to fight ``n`` battles in: one per CPU this process may use, or one for a
+    few battles (starting the others would cost more than it saves)."""
+    if n < 2 * CHUNK:
+        return 1
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        cpus = os.cpu_count() or 1
+    return max(1, min(cpus, n // CHUNK))
+
+
+def simulate(scenario: Scenario, n: int, seed: int, decisions: Mapping[str, Any],
+             progress: Callable[[int], None] | None = None, jobs: int = 1) -> dict[str, Any]:
+    """Fight battles with seeds ``seed`` .. ``seed + n - 1`` and sum up their outcomes and
+    reported numbers. ``jobs`` processes fight them at once; the figures are the same for
+    any number of them (each battle has its own seed, and they are added up in order)."""
     rs = scenario.ruleset
     scenario = replace(scenario, dice=None)  # odds roll every die: a scripted battle is one case
+    chunks = [(first, min(CHUNK, seed + n - first)) for first in range(seed, seed + n, CHUNK)]
+    forks = "fork" in multiprocessing.get_all_start_methods()
+    if jobs > 1 and len(chunks) > 1 and (forks or scenario.path):
+        records = _in_processes(scenario, chunks, decisions, progress, jobs)
+    else:
+        records = []
+        for first, count in chunks:
+            records.extend(_fight(scenario, first, count, decisions))
+            if progress is not None:
+                progress(len(records))
     outcomes: Counter[str] = Counter()
     totals: dict[str, dict[str, float]] = {}
-    side_kind = next(iter(rs.kinds["battle"].children.values()))
-    fields = [f for f in rs.report.get(side_kind, [])]
-    for i in range(n):
-        result = run_battle(scenario, seed=seed + i, decisions=decisions, tracing=False)
-        outcomes[outcome_of(rs, result.root)] += 1
-        for side in result.root.walk():
-            if side.kind_name != side_kind:
-                continue
-            bucket = totals.setdefault(side.label(), {})
-            for name in fields:
-                value = side.member(name)
-                if isinstance(value, bool):
-                    value = int(value)
-                if isinstance(value, (int, float)) or hasattr(value, "denominator"):
-                    bucket[name] = bucket.get(name, 0) + float(value)
-        if progress is not None and (i + 1) % 100 == 0:
-            progress(i + 1)
+    fields = _side_fields(rs)[1]
+    for outcome, sides in records:
+        outcomes[outcome] += 1
+        for label, values in sides:
+            bucket = totals.setdefault(label, {})
+            for name, value in zip(fields, values):
+                if value is not None:
+                    bucket[name] = bucket.get(name, 0) + value
     return {
         "battles": n,
         "first_seed": seed,
@@ -63,6 +88,87 @@ def simulate(scenario: Scenario, n: int, seed: int, decisions: Mapping[str, Any]
         "averages": {side: {k: round(v / n, 3) for k, v in vals.items()}
                      for side, vals in totals.items()},
     }
+
+
+def _side_fields(rs: Ruleset) -> tuple[str, list[str]]:
+    """The kind of the battle's sides, and the numbers the report shows for each."""
+    side_kind = next(iter(rs.kinds["battle"].children.values()))
+    return side_kind, list(rs.report.get(side_kind, []))
+
+
+def _fight(scenario: Scenario, first: int, count: int,
+           decisions: Mapping[str, Any]) -> list[Record]:
+    """The records of the battles with seeds ``first`` .. ``first + count - 1``."""
+    from stratagem.api import run_battle
+
+    rs = scenario.ruleset
+    side_kind, fields = _side_fields(rs)
+    records: list[Record] = []
+    for battle_seed in range(first, first + count):
+        root = run_battle(scenario, seed=battle_seed, decisions=decisions, tracing=False).root
+        sides = [(side.label(), [_number(side.member(name)) for name in fields])
+                 for side in root.walk() if side.kind_name == side_kind]
+        records.append((outcome_of(rs, root), sides))
+    return records
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool):
+        return float(value)
+    if isinstance(value, (int, float)) or hasattr(value, "denominator"):
+        return float(value)
+    return None
+
+
+#: The scenario a worker process fights: the parent's, inherited when the worker is forked,
+#: else loaded again from its file (see :func:`_start_worker`).
+_WORKER_SCENARIO: Scenario | None = None
+
+
+def _start_worker(path: str | None) -> None:
+    global _WORKER_SCENARIO
+    # Ctrl-C is the parent's to handle: it stops the workers.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if _WORKER_SCENARIO is None and path is not None:
+        from stratagem.api import load_scenario
+
+        _WORKER_SCENARIO = replace(load_scenario(path), dice=None)
+
+
+def _worker_fight(task: tuple[int, int, int, dict[str, Any]]) -> tuple[int, list[Record]]:
+    index, first, count, decisions = task
+    assert _WORKER_SCENARIO is not None
+    try:
+        return index, _fight(_WORKER_SCENARIO, first, count, decisions)
+    except StratagemError as err:  # sent back as the plain error every command prints
+        raise StratagemError(err.message, hint=err.hint, location=err.location,
+                             context=err.context) from None
+
+
+def _in_processes(scenario: Scenario, chunks: list[tuple[int, int]],
+                  decisions: Mapping[str, Any], progress: Callable[[int], None] | None,
+                  jobs: int) -> list[Record]:
+    global _WORKER_SCENARIO
+    # A forked worker starts with the parent's loaded scenario; elsewhere it reads the file.
+    forks = "fork" in multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if forks else None)
+    _WORKER_SCENARIO = scenario if context.get_start_method() == "fork" else None
+    tasks = [(i, first, count, dict(decisions)) for i, (first, count) in enumerate(chunks)]
+    results: dict[int, list[Record]] = {}
+    done = 0
+    pool = context.Pool(min(jobs, len(chunks)), _start_worker, (scenario.path,))
+    try:
+        for index, records in pool.imap_unordered(_worker_fight, tasks):
+            results[index] = records
+            done += len(records)
+            if progress is not None:
+                progress(done)
+        pool.close()
+    finally:
+        pool.terminate()  # at once, also on an error or Ctrl-C
+        pool.join()
+        _WORKER_SCENARIO = None
+    return [record for i in range(len(chunks)) for record in results[i]]
 
 
 def render_odds(ruleset: Ruleset, figures: dict[str, Any], lang: str) -> str:

@@ -12,6 +12,9 @@ from stratagem.cli.common import add_lang, chosen_lang, parse_decisions, write_o
 EPILOG = """examples:
   stratagem odds my-battle.yaml -n 1000
   stratagem odds my-battle.yaml -n 5000 --seed 100 --json
+  stratagem odds my-battle.yaml -n 20000 -j 4
+
+Battle i uses seed SEED+i, so the figures are the same for any number of jobs.
 """
 
 
@@ -24,6 +27,9 @@ def register(sub: Any) -> None:
     p.add_argument("scenario", help="scenario file (kind: scenario)")
     p.add_argument("-n", type=int, default=1000, help="number of battles (default 1000)")
     p.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
+    p.add_argument("-j", "--jobs", type=int, metavar="N",
+                   help="fight the battles in N processes at once (default: one per CPU core "
+                        "for 200 battles or more)")
     p.add_argument("--decide", action="append", metavar="ID[:WHO]=VALUE",
                    help="a GM decision (repeatable)")
     add_lang(p)
@@ -38,10 +44,12 @@ def run(args: argparse.Namespace) -> int:
 
     from stratagem.api import load_scenario
     from stratagem.errors import StratagemError
-    from stratagem.odds import simulate
+    from stratagem.odds import default_jobs, simulate
 
     if args.n < 1 or args.n > 1_000_000:
         raise StratagemError("-n must be between 1 and 1,000,000")
+    if args.jobs is not None and not 1 <= args.jobs <= 256:
+        raise StratagemError("--jobs must be between 1 and 256")
     scenario = load_scenario(args.scenario)
     # The ruleset and the scenario live as long as the process: the garbage collector
     # need not walk them again after each battle (measured: 5-8 % of the time).
@@ -53,7 +61,8 @@ def run(args: argparse.Namespace) -> int:
         if show:
             print(f"\r{done}/{args.n} battles", end="", file=sys.stderr, flush=True)
 
-    figures = simulate(scenario, args.n, args.seed, parse_decisions(args.decide), progress)
+    jobs = args.jobs or default_jobs(args.n)
+    figures = simulate(scenario, args.n, args.seed, parse_decisions(args.decide), progress, jobs)
     if show:
         print("\r" + " " * 30 + "\r", end="", file=sys.stderr)
     figures["seconds"] = round(time.perf_counter() - started, 3)

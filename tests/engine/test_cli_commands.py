@@ -27,6 +27,22 @@ def test_odds_count_every_battle_and_are_reproducible(capsys):
     assert odds(capsys, "-n", "60", "--seed", "1000") != first
 
 
+def test_odds_in_several_processes_give_the_same_figures(capsys):
+    # 250 battles are three tasks of at most 100: two processes fight them in any order,
+    # and the figures are added up in the order of the seeds.
+    one = odds(capsys, "-n", "250", "--jobs", "1")
+    two = odds(capsys, "-n", "250", "--jobs", "2")
+    assert two == one
+    assert sum(o["count"] for o in two["outcomes"].values()) == 250
+
+
+def test_odds_error_in_a_worker_process_is_reported(capsys):
+    assert main(["odds", BATTLE, "-n", "250", "-j", "2", "--decide", "stance=wild"]) == 1
+    err = capsys.readouterr().err
+    assert "decision 'stance' for Red: 'wild' is not one of" in err
+    assert "Traceback" not in err
+
+
 def test_odds_ignore_the_scenarios_scripted_dice(tmp_path, capsys):
     text = (SKIRMISH / "battle.yaml").read_text(encoding="utf-8")
     text = text.replace("ruleset: ruleset.yaml", f"ruleset: {SKIRMISH / 'ruleset.yaml'}")
