@@ -103,10 +103,13 @@ class Block(list):  # type: ignore[type-arg]
 
 
 def run_block(run: Run, steps: Block, scope: dict[str, Any]) -> None:
-    for step in (steps if run.tracing else steps.untraced):
-        run.steps += 1
-        if run.steps > run.max_steps:
-            run.too_many_steps(step)
+    """Run the steps of a block in order. Its steps count against the battle's bound on
+    steps as the block starts (a loop's body counts once per turn)."""
+    block = steps if run.tracing else steps.untraced
+    run.steps += len(block)
+    if run.steps > run.max_steps and block:
+        run.too_many_steps(block[0])
+    for step in block:
         when = step.when
         if when is not None and not run.eval(when, scope):
             continue
@@ -604,6 +607,10 @@ class UpdateStep(Step):
             self.add = c.expr_map(node, "add") if "add" in node else {}
         if not self.set and not self.add:
             c.error("`update` needs `set:` and/or `add:`", self.location)
+        #: Every name the expressions read is the procedure's own (or a constant): they need
+        #: no view of the entity's fields.
+        self.local = all(c.is_known(name) for expr in (*self.set.values(), *self.add.values())
+                         for name in expr.names)
 
     def run(self, run: Run, scope: dict[str, Any]) -> None:
         target = run.eval(self.entity, scope)
@@ -614,7 +621,7 @@ class UpdateStep(Step):
                 raise StratagemError(
                     f"`update: {self.entity.text}` must name an entity, got {entity!r}",
                     location=self.location)
-            inner = _EntityOverlay(scope, entity)
+            inner = scope if self.local else _EntityOverlay(scope, entity)
             new = [(name, evaluate(expr, inner)) for name, expr in self.set.items()]
             for name, expr in self.add.items():
                 new.append((name, entity.member(name) + evaluate(expr, inner)))
