@@ -380,6 +380,8 @@ class LookupStep(Step):
             raise
         if self.target:
             scope[self.target] = row
+        if not run.tracing:
+            return
         values: dict[str, Any] = {"table": self.table, "key": keys[0] if len(keys) == 1 else keys,
                                   "row": row.index}
         if shift:
@@ -587,10 +589,11 @@ class DecideStep(Step):
         if source == "prompt":
             run.decisions.record(self.id, who, value)
         scope[self.target] = value
-        values = {"decision": self.id, "value": value, "source": source}
-        if who:
-            values["for"] = who
-        self.emit(run, scope, values)
+        if run.tracing:
+            values = {"decision": self.id, "value": value, "source": source}
+            if who:
+                values["for"] = who
+            self.emit(run, scope, values)
 
 
 class UpdateStep(Step):
