@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from stratagem.errors import Location, StratagemError, UnknownMember
 from stratagem.expr import SAFE_RESULT_TYPES, Expr
 from stratagem.expr.compiled import read_attribute
+from stratagem.model.tables import Row
 from stratagem.model.values import closest, exact
 
 if TYPE_CHECKING:
@@ -457,8 +458,13 @@ SAFE_RESULT_TYPES.add(Entity)
 
 def read_member(owner: Any, name: str) -> Any:
     """``owner.name`` in a compiled expression. For an entity: a field or a derived value,
-    never a method (the common cases, a field or a clean cached value, answered here)."""
+    never a method (the common cases, a field or a clean cached value, answered here); for a
+    table row, a cell."""
     if type(owner) is not Entity:
+        if type(owner) is Row:
+            value = owner._cells.get(name, _ABSENT)
+            if value is not _ABSENT:
+                return value
         return read_attribute(owner, name)
     value = owner._f.get(name, _ABSENT)
     if value is not _ABSENT:
