@@ -16,7 +16,7 @@ from stratagem.errors import LimitError, Location, StratagemError
 from stratagem.expr import SAFE_RESULT_TYPES, Expr
 from stratagem.interp.context import BreakLoop, Return, Run
 from stratagem.interp.trace import Label
-from stratagem.model.entities import Entity, EntityScope
+from stratagem.model.entities import Entity, EntityScope, read_member
 from stratagem.model.values import closest
 
 if TYPE_CHECKING:
@@ -614,6 +614,8 @@ class UpdateStep(Step):
         #: no view of the entity's fields.
         self.local = all(c.is_known(name) for expr in (*self.set.values(), *self.add.values())
                          for name in expr.names)
+        #: the kinds of entity whose fields the step was checked to have
+        self.kinds: set[str] = set()
 
     def run(self, run: Run, scope: dict[str, Any]) -> None:
         target = run.eval(self.entity, scope)
@@ -624,25 +626,34 @@ class UpdateStep(Step):
                 raise StratagemError(
                     f"`update: {self.entity.text}` must name an entity, got {entity!r}",
                     location=self.location)
+            if entity.kind_name not in self.kinds:
+                self._check_kind(entity)
             inner = scope if self.local else _EntityOverlay(scope, entity)
             new = [(name, evaluate(expr, inner)) for name, expr in self.set.items()]
             for name, expr in self.add.items():
-                new.append((name, entity.member(name) + evaluate(expr, inner)))
-            declared = entity.declaration
+                new.append((name, read_member(entity, name) + evaluate(expr, inner)))
+            if not run.tracing:
+                for name, value in new:
+                    entity.set(name, value)
+                continue
             changes = {}
             for name, value in new:
-                if name not in declared.fields and name not in declared.children:
-                    raise StratagemError(
-                        f"a {entity.kind_name} has no field '{name}' to update",
-                        location=self.location,
-                        hint=closest(name, declared.fields)
-                        or "declare it under the kind's fields")
-                if run.tracing:
-                    changes[name] = [entity._f.get(name), value]
+                changes[name] = [entity._f.get(name), value]
                 entity.set(name, value)
-            if run.tracing:
-                self.emit(run, scope, {"entity": entity, "changes": changes},
-                          params={"entity": entity, **{k: v[1] for k, v in changes.items()}})
+            self.emit(run, scope, {"entity": entity, "changes": changes},
+                      params={"entity": entity, **{k: v[1] for k, v in changes.items()}})
+
+    def _check_kind(self, entity: Entity) -> None:
+        """Every field the step changes is one of this kind of entity's (checked once per
+        kind)."""
+        declared = entity.declaration
+        for name in (*self.set, *self.add):
+            if name not in declared.fields and name not in declared.children:
+                raise StratagemError(
+                    f"a {entity.kind_name} has no field '{name}' to update",
+                    location=self.location,
+                    hint=closest(name, declared.fields) or "declare it under the kind's fields")
+        self.kinds.add(entity.kind_name)
 
 
 class _EntityOverlay(dict):  # type: ignore[type-arg]
