@@ -616,6 +616,10 @@ class UpdateStep(Step):
                          for name in expr.names)
         #: the kinds of entity whose fields the step was checked to have
         self.kinds: set[str] = set()
+        #: where each changed field is named
+        self.places = {str(name): c.where(node[key], name)
+                       for key in ("set", "add") if isinstance(node.get(key), Mapping)
+                       for name in node[key]}
 
     def run(self, run: Run, scope: dict[str, Any]) -> None:
         target = run.eval(self.entity, scope)
@@ -651,8 +655,9 @@ class UpdateStep(Step):
             if name not in declared.fields and name not in declared.children:
                 raise StratagemError(
                     f"a {entity.kind_name} has no field '{name}' to update",
-                    location=self.location,
-                    hint=closest(name, declared.fields) or "declare it under the kind's fields")
+                    location=self.places.get(name) or self.location,
+                    hint=closest(name, declared.fields)
+                    or f"the fields of a {entity.kind_name}: {', '.join(declared.fields)}")
         self.kinds.add(entity.kind_name)
 
 

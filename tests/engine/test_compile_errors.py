@@ -146,3 +146,23 @@ def test_a_changed_rule_file_is_read_again(tmp_path):
     again = load_ruleset(str(path))
     assert again is not first
     assert again.lookup("losses", -10).percent == 45
+
+
+@pytest.mark.parametrize("name, hint", [
+    ("winer", "did you mean 'winner'?"),
+    ("skill", "the fields of a battle: winner, name, id"),  # a side's field, not a battle's
+])
+def test_updating_a_field_the_entity_lacks_is_an_error_at_its_name(name, hint):
+    # The entity an `update` changes is known only when it runs: its fields are checked
+    # then, before anything is changed.
+    line = f"      set: {{winner: \"'Red'\", {name}: 12}}"
+    steps = "    - update: battle\n" + line + "\n"
+    rs = compile_ruleset(load_yaml("tiny.yaml", text=BASE + steps))
+    root = rs.new_entity(rs.kinds["battle"], {}, None)
+    with pytest.raises(StratagemError) as failed:
+        rs.call(Run(rs, root, SeededDice(0), Decisions()), "fight", {})
+    err = failed.value.render()
+    assert err.startswith(f"tiny.yaml:20:{line.index('12') + 1}: ")  # at the value
+    assert f"a battle has no field '{name}' to update" in err
+    assert err.endswith(f"hint: {hint}")
+    assert root.winner is None  # nothing was changed
