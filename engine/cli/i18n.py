@@ -98,7 +98,7 @@ def _keys_of(ref: str) -> set[str]:
         from stratagem.model import load_ruleset
     except ImportError:
         try:
-            from stratagem.api import load_ruleset  # type: ignore[no-redef]
+            from stratagem.api import load_ruleset
         except ImportError:
             raise StratagemError(
                 "this build of Stratagem cannot load rulesets yet, so their keys are unknown",

@@ -12,6 +12,8 @@ import random
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from fractions import Fraction
+
     from stratagem.dice import Distribution
 
 EPILOG = """\
@@ -129,7 +131,7 @@ def dist_text(text: str, dist: Distribution) -> str:
     if dist.repetitions > 1:
         head += f"  (the sum of {dist.repetitions} results)"
     rows = [("outcome", "probability", "percent", "cumulative")]
-    running = 0
+    running: int | Fraction = 0
     for outcome, p in dist.pmf.items():
         running += p
         rows.append((f"{outcome}{pct}", _fraction(p), f"{float(p):.4%}", f"{float(running):.4%}"))

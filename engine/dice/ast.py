@@ -8,13 +8,20 @@ Chains of ``+``/``-`` and of ``*``/``/`` are n-ary (:class:`Sum`,
 :class:`Product`) and evaluate left to right, so a long flat sum is a shallow
 tree; only parentheses, calls and a unary minus make the tree deeper, and
 their nesting is bounded by ``DiceLimits.max_nesting``.
+
+The nodes with sub-expressions are generic in the type of those: a parsed
+tree is a :data:`Node` (``Sum[Node]``), and the resolver rebuilds the same
+classes over resolved nodes (``Sum[RNode]``, see :mod:`stratagem.dice.resolve`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TypeAlias
+from typing import Generic, TypeAlias, TypeVar
+
+#: The type of a node's sub-expressions: :data:`Node`, or ``RNode`` once resolved.
+N = TypeVar("N")
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,43 +40,43 @@ class Name:
 
 
 @dataclass(frozen=True, slots=True)
-class Neg:
+class Neg(Generic[N]):
     """Unary minus."""
 
-    operand: Node
+    operand: N
 
 
 @dataclass(frozen=True, slots=True)
-class Sum:
+class Sum(Generic[N]):
     """``first (+|-) term ...``; each rest item is ``(op, node, pos of op)``."""
 
-    first: Node
-    rest: tuple[tuple[str, Node, int], ...]
+    first: N
+    rest: tuple[tuple[str, N, int], ...]
 
 
 @dataclass(frozen=True, slots=True)
-class Product:
+class Product(Generic[N]):
     """``first (*|/) factor ...``; ``/`` divides rounding down (towards minus infinity)."""
 
-    first: Node
-    rest: tuple[tuple[str, Node, int], ...]
+    first: N
+    rest: tuple[tuple[str, N, int], ...]
 
 
 @dataclass(frozen=True, slots=True)
-class CeilDiv:
+class CeilDiv(Generic[N]):
     """``ceil(num / den)``: division rounding up (towards plus infinity)."""
 
-    num: Node
-    den: Node
+    num: N
+    den: N
     pos: int
 
 
 @dataclass(frozen=True, slots=True)
-class Call:
+class Call(Generic[N]):
     """``min(a, b, ...)`` or ``max(a, b, ...)``: the clamps."""
 
     func: str
-    args: tuple[Node, ...]
+    args: tuple[N, ...]
     pos: int
 
 
@@ -98,7 +105,9 @@ class Die:
     percentile: bool = False
 
 
-Node: TypeAlias = Const | Name | Neg | Sum | Product | CeilDiv | Call | Die
+Node: TypeAlias = (
+    "Const | Name | Neg[Node] | Sum[Node] | Product[Node] | CeilDiv[Node] | Call[Node] | Die"
+)
 
 
 def children(node: Node) -> tuple[Node, ...]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from functools import cache
+from typing import Any, cast
 
 from lark import Lark, Token, Transformer_NonRecursive, v_args
 from lark.exceptions import UnexpectedInput, VisitError
@@ -53,7 +54,7 @@ def build(text: str, dialect: DiceDialect) -> tuple[Node | None, Node, bool]:
     except UnexpectedInput as err:
         raise translate(text, err) from None
     try:
-        return _ToAst(text, dialect).transform(tree)  # type: ignore[no-any-return]
+        return _ToAst(text, dialect).transform(tree)
     except VisitError as err:
         if isinstance(err.orig_exc, DiceError):
             raise err.orig_exc from None
@@ -69,7 +70,7 @@ def _end_of_die(text: str, pos: int) -> int:
 _PLAIN_DIE = re.compile(r"[0-9]+\s*[dD](%|[0-9]*)")
 
 
-class _ToAst(Transformer_NonRecursive):
+class _ToAst(Transformer_NonRecursive[Token, Any]):
     """One method per grammar rule or alias; returns AST nodes."""
 
     def __init__(self, text: str, dialect: DiceDialect) -> None:
@@ -88,7 +89,7 @@ class _ToAst(Transformer_NonRecursive):
                 hint="use numbers and names here, e.g. (TL/2)d6 or 2x(1d6)",
             )
 
-    def start(self, children: list) -> tuple[Node | None, Node, bool]:
+    def start(self, children: list[Any]) -> tuple[Node | None, Node, bool]:
         count, repeat_token, body, percent = children
         if repeat_token is not None:
             self._fixed(count, 0, "the number of repetitions")
@@ -107,9 +108,9 @@ class _ToAst(Transformer_NonRecursive):
 
     def name(self, children: list[Token]) -> Name:
         token = children[0]
-        return Name(str(token), token.start_pos)
+        return Name(str(token), cast(int, token.start_pos))  # the lexer set it
 
-    def add(self, children: list) -> Sum:
+    def add(self, children: list[Any]) -> Sum[Node]:
         left, op, right = children
         item = (str(op), right, op.start_pos)
         if isinstance(left, Sum):
@@ -118,7 +119,7 @@ class _ToAst(Transformer_NonRecursive):
 
     sub = add
 
-    def mul(self, children: list) -> Product:
+    def mul(self, children: list[Any]) -> Product[Node]:
         left, op, right = children
         item = (str(op), right, op.start_pos)
         if isinstance(left, Product):
@@ -127,7 +128,7 @@ class _ToAst(Transformer_NonRecursive):
 
     div = mul
 
-    def neg(self, children: list) -> Neg:
+    def neg(self, children: list[Any]) -> Neg[Node]:
         minus, operand = children
         if (
             isinstance(operand, Die)
@@ -143,11 +144,11 @@ class _ToAst(Transformer_NonRecursive):
             )
         return Neg(operand)
 
-    def args(self, children: list) -> tuple[Node, ...]:
+    def args(self, children: list[Any]) -> tuple[Node, ...]:
         return tuple(children)
 
     @v_args(meta=True)
-    def call(self, meta, children: list) -> Node:  # type: ignore[no-untyped-def]
+    def call(self, meta, children: list[Any]) -> Node:  # type: ignore[no-untyped-def]
         name, args = children
         func = str(name)
         pos = meta.start_pos
@@ -177,21 +178,21 @@ class _ToAst(Transformer_NonRecursive):
             hint="the functions are min(...), max(...), ceil(a/b) and floor(a/b)",
         )
 
-    def plain_die(self, children: list) -> tuple[Token, Node | None, bool]:
+    def plain_die(self, children: list[Any]) -> tuple[Token, Node | None, bool]:
         token, sides = children
         return token, sides, False
 
     def percent_die(self, children: list[Token]) -> tuple[Token, Node | None, bool]:
         return children[0], Const(100), True
 
-    def keep(self, children: list) -> Keep:
+    def keep(self, children: list[Any]) -> Keep:
         token, count = children
         kind = str(token).lower()
         self._fixed(count, token.end_pos, "the number of dice to keep or drop")
         return Keep("kh" if kind == "k" else kind, count, token.start_pos)
 
     @v_args(meta=True)
-    def dice(self, meta, children: list) -> Die:  # type: ignore[no-untyped-def]
+    def dice(self, meta, children: list[Any]) -> Die:  # type: ignore[no-untyped-def]
         count, (token, sides, percentile), bang, keep = children
         pos = meta.start_pos
         default = self.dialect.default_sides

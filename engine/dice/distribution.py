@@ -139,27 +139,27 @@ def compute(node: RNode, limits: DiceLimits) -> W.Weights:
     if isinstance(node, RDie):
         return _die(node, limits)
     if isinstance(node, Neg):
-        return W.negate(compute(node.operand, limits))  # type: ignore[arg-type]
+        return W.negate(compute(node.operand, limits))
     if isinstance(node, Sum):
         acc = compute(node.first, limits)
         for op, term, _ in node.rest:
-            part = compute(term, limits)  # type: ignore[arg-type]
+            part = compute(term, limits)
             acc = W.convolve(acc, part if op == "+" else W.negate(part), limits)
         return acc
     if isinstance(node, Product):
         acc = compute(node.first, limits)
         for op, factor, _ in node.rest:
-            part = compute(factor, limits)  # type: ignore[arg-type]
+            part = compute(factor, limits)
             acc = _times(acc, part, limits) if op == "*" else _divide(acc, part, False, limits)
         return acc
     if isinstance(node, CeilDiv):
-        num = compute(node.num, limits)  # type: ignore[arg-type]
-        return _divide(num, compute(node.den, limits), True, limits)  # type: ignore[arg-type]
+        num = compute(node.num, limits)
+        return _divide(num, compute(node.den, limits), True, limits)
     if isinstance(node, Call):
         pick = min if node.func == "min" else max
-        acc = compute(node.args[0], limits)  # type: ignore[arg-type]
+        acc = compute(node.args[0], limits)
         for arg in node.args[1:]:
-            part = compute(arg, limits)  # type: ignore[arg-type]
+            part = compute(arg, limits)
             if len(part[1]) == 1:
                 bound = part[0]
                 acc = W.map_values(acc, lambda x, b=bound: pick(x, b), limits)  # type: ignore[misc]

@@ -57,7 +57,9 @@ class RDie:
     pos: int
 
 
-RNode: TypeAlias = Const | RDie | Neg | Sum | Product | CeilDiv | Call
+RNode: TypeAlias = (
+    "Const | RDie | Neg[RNode] | Sum[RNode] | Product[RNode] | CeilDiv[RNode] | Call[RNode]"
+)
 
 
 def bind(text: str, body: Node, needed: frozenset[str], names: Mapping[str, object]) -> Env:
@@ -146,7 +148,7 @@ class Resolver:
                 for op, n, _ in rest:
                     total = total + n.value if op == "+" else total - n.value  # type: ignore[union-attr]
                 return Const(total)
-            return Sum(first, rest)  # type: ignore[arg-type]
+            return Sum(first, rest)
         if isinstance(node, Product):
             return self._product(node)
         if isinstance(node, CeilDiv):
@@ -154,16 +156,16 @@ class Resolver:
             self._check_divisor(den, node.pos, node.den)
             if isinstance(num, Const) and isinstance(den, Const):
                 return Const(-(-num.value // den.value))
-            return CeilDiv(num, den, node.pos)  # type: ignore[arg-type]
+            return CeilDiv(num, den, node.pos)
         if isinstance(node, Call):
             args = tuple(self.resolve(a) for a in node.args)
             if all(isinstance(a, Const) for a in args):
                 pick = min if node.func == "min" else max
                 return Const(pick(a.value for a in args))  # type: ignore[union-attr]
-            return Call(node.func, args, node.pos)  # type: ignore[arg-type]
+            return Call(node.func, args, node.pos)
         raise TypeError(f"not a dice AST node: {node!r}")  # pragma: no cover
 
-    def _product(self, node: Product) -> RNode:
+    def _product(self, node: Product[Node]) -> RNode:
         first = self.resolve(node.first)
         rest = []
         for op, factor, pos in node.rest:
@@ -176,7 +178,7 @@ class Resolver:
             for op, n, _ in rest:
                 value = value * n.value if op == "*" else value // n.value  # type: ignore[union-attr]
             return Const(value)
-        return Product(first, tuple(rest))  # type: ignore[arg-type]
+        return Product(first, tuple(rest))
 
     def _check_divisor(self, divisor: RNode, pos: int, source: Node) -> None:
         low, high = bounds(divisor)
@@ -257,23 +259,23 @@ def bounds(node: RNode) -> tuple[int, int]:
     if isinstance(node, Sum):
         low, high = bounds(node.first)
         for op, term, _ in node.rest:
-            t_low, t_high = bounds(term)  # type: ignore[arg-type]
+            t_low, t_high = bounds(term)
             low, high = (low + t_low, high + t_high) if op == "+" else (low - t_high, high - t_low)
         return low, high
     if isinstance(node, Product):
         low, high = bounds(node.first)
         for op, factor, _ in node.rest:
-            f_low, f_high = bounds(factor)  # type: ignore[arg-type]
+            f_low, f_high = bounds(factor)
             fn = operator.mul if op == "*" else operator.floordiv
             corners = [fn(a, b) for a in (low, high) for b in (f_low, f_high)]
             low, high = min(corners), max(corners)
         return low, high
     if isinstance(node, CeilDiv):
-        (n_low, n_high), (d_low, d_high) = bounds(node.num), bounds(node.den)  # type: ignore[arg-type]
+        (n_low, n_high), (d_low, d_high) = bounds(node.num), bounds(node.den)
         corners = [-(-a // b) for a in (n_low, n_high) for b in (d_low, d_high)]
         return min(corners), max(corners)
     if isinstance(node, Call):
-        pairs = [bounds(a) for a in node.args]  # type: ignore[arg-type]
+        pairs = [bounds(a) for a in node.args]
         pick = min if node.func == "min" else max
         return pick(p[0] for p in pairs), pick(p[1] for p in pairs)
     raise TypeError(f"not a resolved dice node: {node!r}")  # pragma: no cover

@@ -37,30 +37,30 @@ def compile_roller(node: RNode) -> Runner:
     if isinstance(node, RDie):
         return _die(node)
     if isinstance(node, Neg):
-        inner = compile_roller(node.operand)  # type: ignore[arg-type]
+        inner = compile_roller(node.operand)
         return lambda randint, groups: -inner(randint, groups)
     if isinstance(node, Sum):
         return _sum(node)
     if isinstance(node, Product):
         return _product(node)
     if isinstance(node, CeilDiv):
-        num, den = compile_roller(node.num), compile_roller(node.den)  # type: ignore[arg-type]
+        num, den = compile_roller(node.num), compile_roller(node.den)
         return lambda randint, groups: -(-num(randint, groups) // den(randint, groups))
     if isinstance(node, Call):
-        args = [compile_roller(a) for a in node.args]  # type: ignore[arg-type]
+        args = [compile_roller(a) for a in node.args]
         pick = min if node.func == "min" else max
         return lambda randint, groups: pick([f(randint, groups) for f in args])
     raise TypeError(f"not a resolved dice node: {node!r}")  # pragma: no cover
 
 
-def _sum(node: Sum) -> Runner:
+def _sum(node: Sum[RNode]) -> Runner:
     constant = 0
     terms: list[tuple[bool, Runner]] = []
     for op, term in [("+", node.first), *((op, n) for op, n, _ in node.rest)]:
         if isinstance(term, Const):
             constant += term.value if op == "+" else -term.value
         else:
-            terms.append((op == "+", compile_roller(term)))  # type: ignore[arg-type]
+            terms.append((op == "+", compile_roller(term)))
     if len(terms) == 1 and terms[0][0]:
         only = terms[0][1]
         return lambda randint, groups: only(randint, groups) + constant
@@ -77,9 +77,9 @@ def _sum(node: Sum) -> Runner:
     return run
 
 
-def _product(node: Product) -> Runner:
-    first = compile_roller(node.first)  # type: ignore[arg-type]
-    rest = [(op == "*", compile_roller(n)) for op, n, _ in node.rest]  # type: ignore[arg-type]
+def _product(node: Product[RNode]) -> Runner:
+    first = compile_roller(node.first)
+    rest = [(op == "*", compile_roller(n)) for op, n, _ in node.rest]
 
     def run(randint: RandInt, groups: list[Group]) -> int:
         value = first(randint, groups)

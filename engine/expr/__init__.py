@@ -310,7 +310,7 @@ class _BoundFrame(Frame):
     """A frame whose constants belong to its class (see :meth:`Frame.over`)."""
 
     __slots__ = ()
-    __init__ = dict.__init__  # type: ignore[assignment]
+    __init__ = dict.__init__
 
 
 class _Literals(ast.NodeTransformer):
@@ -336,7 +336,10 @@ class _Literals(ast.NodeTransformer):
 
 def _folded(node: ast.Tuple | ast.List | ast.Set) -> ast.Constant | None:
     if all(isinstance(e, ast.Constant) for e in node.elts):
-        return ast.copy_location(ast.Constant(tuple(e.value for e in node.elts)), node)
+        # all() made every element a Constant, which mypy cannot see through
+        values = tuple(e.value for e in node.elts)  # type: ignore[attr-defined]
+        # a tuple of constants is a Constant's value (CPython folds to them), typeshed omits it
+        return ast.copy_location(ast.Constant(values), node)  # type: ignore[arg-type]
     return None
 
 
@@ -530,7 +533,7 @@ class _Functions(dict):  # type: ignore[type-arg]
         super().__setitem__(name, fn)
         self.namespace[compiled.global_name(name)] = fn
 
-    def update(self, *args: Any, **kwargs: Any) -> None:  # type: ignore[override]
+    def update(self, *args: Any, **kwargs: Any) -> None:
         for name, fn in dict(*args, **kwargs).items():
             self[name] = fn
 
@@ -576,7 +579,7 @@ class Evaluator:
     def _function(self, expr: Expr) -> Callable[[Mapping[str, Any]], Any]:
         slot = expr.compiled
         if slot and slot[0] is self.namespace:
-            return slot[1]  # type: ignore[no-any-return]
+            return slot[1]
         fn = compiled.compile_function(expr.node, expr.text, self.namespace, OPERATORS)
         slot[:] = [self.namespace, fn]
         return fn

@@ -210,12 +210,12 @@ def compile_function(node: ast.AST, text: str, namespace: dict[str, Any],
                            kw_defaults=[], defaults=[]),
         body=statements, decorator_list=[], returns=None)
     if "type_params" in ast.FunctionDef._fields:  # Python 3.12+
-        function.type_params = []
+        function.type_params = []  # type: ignore[attr-defined]  # mypy checks as Python 3.11
     module = ast.fix_missing_locations(ast.Module([function], type_ignores=[]))
     code = compile(module, f"<expression {text[:60]}>", "exec")
     local: dict[str, Any] = {}
     exec(code, namespace, local)  # noqa: S102 - the tree holds only the whitelisted syntax
-    return local["expression"]  # type: ignore[no-any-return]
+    return local["expression"]
 
 
 def namespace(functions: Mapping[str, Any], operators: Mapping[type, Any],

@@ -321,7 +321,7 @@ class Catalog:
         if isinstance(key, str) and hasattr(value, "fallback"):
             found = self.message(key)
             if found is None:
-                return str(value.fallback)  # type: ignore[attr-defined]
+                return str(value.fallback)
             return found[0].format({}, found[1], self.display)
         return language.format_value(value)
 

@@ -158,7 +158,9 @@ class _Parser:
 
     def parts(self, *, in_plural: bool, depth: int) -> tuple[Part, ...]:
         """Read literal text and placeholders up to an unmatched ``}`` or the end."""
-        text, out, buf = self.text, [], []  # type: ignore[var-annotated]
+        text = self.text
+        out: list[Part] = []
+        buf: list[str] = []
         while self.pos < len(text):
             char = text[self.pos]
             if char == "'":

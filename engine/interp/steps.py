@@ -527,7 +527,7 @@ class DecideStep(Step):
                 self.range = (c.expr(rng, 0), c.expr(rng, 1))
             else:
                 c.error("`range` takes [lowest, highest]", c.where(node, "range"))
-        self.options = None
+        self.options: list[Any] | Expr | None = None
         if "options" in node:
             opts = node["options"]
             if isinstance(opts, list) and opts:

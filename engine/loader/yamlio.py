@@ -56,6 +56,11 @@ class PosDict(dict[str, Any]):
     of each value; entries merged in from other files keep their own file.
     """
 
+    file: str | None
+    line: int | None
+    col: int | None
+    path: str
+
     def __init__(self, *args: Any, file: str | None = None, line: int | None = None,
                  col: int | None = None, path: str = "$", **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -90,6 +95,11 @@ class PosDict(dict[str, Any]):
 
 class PosList(list[Any]):
     """A list read from a file: a plain ``list`` that knows where it and each item were written."""
+
+    file: str | None
+    line: int | None
+    col: int | None
+    path: str
 
     def __init__(self, *args: Any, file: str | None = None, line: int | None = None,
                  col: int | None = None, path: str = "$") -> None:

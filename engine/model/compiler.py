@@ -141,7 +141,7 @@ class Compiler:
             if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
                     and node.func.id in TABLE_FUNCTIONS and node.args
                     and isinstance(node.args[0], ast.Constant)):
-                table = node.args[0].value
+                table: object = node.args[0].value
                 if table not in self.tables:
                     self.error(f"`{expr.text}`: there is no table '{table}'", loc,
                                hint=closest(table, self.tables) or "declare it under `tables:`")

@@ -186,7 +186,7 @@ def build_scenario(ruleset: Ruleset, doc: Mapping[str, Any], base_dir: Path,
     root.freeze()
     return Scenario(ruleset, root, _plain(decisions), list(dice) if dice is not None else None,
                     seed, str(doc.get("name") or doc.get("title") or ""),
-                    (where(doc).file if where(doc) else None))
+                    (loc.file if (loc := where(doc)) else None))
 
 
 def _plain(value: Any) -> Any:

@@ -163,7 +163,7 @@ class Entity:
         self._parent = parent
         self._rs = ruleset
         self._origin = origin
-        self._w = parent._w if parent is not None else World()
+        self._w: World = parent._w if parent is not None else World()
         #: derived name -> its cached value
         self._cache: dict[str, _Cached] = {}
         #: field name -> the derived values that read it: (entity, name)
@@ -417,9 +417,9 @@ def _mark_readers(own: Readers, template: Readers | None, key: str, twins: dict[
     dependents = template.get(key) if template is not None else None
     if dependents:
         for original, name in dependents:
-            entity = twins.get(id(original))
-            if entity is not None:
-                _dirty(entity, name, todo)
+            twin = twins.get(id(original))
+            if twin is not None:
+                _dirty(twin, name, todo)
 
 
 def _dirty(entity: Entity, name: str, todo: list[tuple[Entity, str]]) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 from stratagem.errors import Location, StratagemError, ValidationFailed
@@ -37,7 +38,7 @@ TOP_LEVEL = (
 class Procedure:
     name: str
     params: list[str]
-    steps: list[Any]
+    steps: Block
     location: Location | None
 
 
@@ -64,7 +65,8 @@ class Ruleset:
         self.evaluator = Evaluator(attribute=read_member)
         self.decisions: dict[str, Any] = {}
         self._message_keys: set[str] = set()
-        self.locale_files: list[Any] = []
+        #: language -> its locale files, base ruleset's first (set by ``load_ruleset``)
+        self.locale_files: dict[str, list[Path]] = {}
         self.doc: Mapping[str, Any] = {}
         self.outcome: Expr | None = None
 

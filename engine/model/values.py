@@ -45,7 +45,7 @@ def plain(value: Any) -> Any:
     return value
 
 
-def closest(name: str, candidates: Any) -> str | None:
+def closest(name: object, candidates: Any) -> str | None:
     """A 'did you mean' hint for a misspelt name."""
     import difflib
 

@@ -43,6 +43,15 @@ def test_a_valid_ruleset_compiles():
     assert rs.lookup("odds", 3, shift=-1).bonus == -1
 
 
+def test_a_ruleset_compiled_from_a_document_translates():
+    # Only load_ruleset finds locale files; a ruleset compiled alone has none, and reads
+    # the engine's own messages (it used to hold a list here, which has no .get).
+    rs = compile_ruleset(load_yaml("tiny.yaml", text=BASE + "    - set: {x: 1}\n"))
+    assert rs.locale_files == {}
+    assert rs.translate("report.ruleset", {"ruleset": "tiny"}) == "Rules: tiny"
+    assert rs.translate("report.ruleset", {"ruleset": "tiny"}, lang="ru").startswith("Правила")
+
+
 def test_unknown_step_names_its_position_and_the_closest_step():
     (err,) = errors_of("    - rol: 3d\n")
     assert err.startswith("tiny.yaml:19:7")
