@@ -5,6 +5,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import sys
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import replace
@@ -61,8 +62,7 @@ def simulate(scenario: Scenario, n: int, seed: int, decisions: Mapping[str, Any]
     rs = scenario.ruleset
     scenario = replace(scenario, dice=None)  # odds roll every die: a scripted battle is one case
     chunks = [(first, min(CHUNK, seed + n - first)) for first in range(seed, seed + n, CHUNK)]
-    forks = "fork" in multiprocessing.get_all_start_methods()
-    if jobs > 1 and len(chunks) > 1 and (forks or scenario.path):
+    if jobs > 1 and len(chunks) > 1 and (_start_method() == "fork" or scenario.path):
         records = _in_processes(scenario, chunks, decisions, progress, jobs)
     else:
         records = []
@@ -120,24 +120,40 @@ def _number(value: Any) -> float | None:
     return None
 
 
+def _start_method() -> str:
+    """How worker processes start: forked on Linux, so that each starts with the parent's
+    loaded scenario; elsewhere as the platform does by default (macOS and Windows spawn a
+    new interpreter, which reads the scenario file again)."""
+    return "fork" if sys.platform.startswith("linux") else multiprocessing.get_start_method()
+
+
 #: The scenario a worker process fights: the parent's, inherited when the worker is forked,
 #: else loaded again from its file (see :func:`_start_worker`).
 _WORKER_SCENARIO: Scenario | None = None
 
 
+#: Why a worker could not load the scenario (a failing initializer would be restarted
+#: without end; the error is raised by the worker's first task instead).
+_WORKER_ERROR: StratagemError | None = None
+
+
 def _start_worker(path: str | None) -> None:
-    global _WORKER_SCENARIO
+    global _WORKER_SCENARIO, _WORKER_ERROR
     # Ctrl-C is the parent's to handle: it stops the workers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if _WORKER_SCENARIO is None and path is not None:
         from stratagem.api import load_scenario
 
-        _WORKER_SCENARIO = replace(load_scenario(path), dice=None)
+        try:
+            _WORKER_SCENARIO = replace(load_scenario(path), dice=None)
+        except StratagemError as err:
+            _WORKER_ERROR = StratagemError(err.message, hint=err.hint, location=err.location)
 
 
 def _worker_fight(task: tuple[int, int, int, dict[str, Any]]) -> tuple[int, list[Record]]:
     index, first, count, decisions = task
-    assert _WORKER_SCENARIO is not None
+    if _WORKER_SCENARIO is None:
+        raise _WORKER_ERROR or StratagemError("the scenario could not be loaded in a worker")
     try:
         return index, _fight(_WORKER_SCENARIO, first, count, decisions)
     except StratagemError as err:  # sent back as the plain error every command prints
@@ -149,9 +165,7 @@ def _in_processes(scenario: Scenario, chunks: list[tuple[int, int]],
                   decisions: Mapping[str, Any], progress: Callable[[int], None] | None,
                   jobs: int) -> list[Record]:
     global _WORKER_SCENARIO
-    # A forked worker starts with the parent's loaded scenario; elsewhere it reads the file.
-    forks = "fork" in multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if forks else None)
+    context = multiprocessing.get_context(_start_method())
     _WORKER_SCENARIO = scenario if context.get_start_method() == "fork" else None
     tasks = [(i, first, count, dict(decisions)) for i, (first, count) in enumerate(chunks)]
     results: dict[int, list[Record]] = {}

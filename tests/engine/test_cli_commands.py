@@ -36,6 +36,14 @@ def test_odds_in_several_processes_give_the_same_figures(capsys):
     assert sum(o["count"] for o in two["outcomes"].values()) == 250
 
 
+def test_odds_workers_that_cannot_fork_read_the_scenario_again(monkeypatch, capsys):
+    # Where processes are spawned, not forked (Windows, macOS), each worker loads the
+    # scenario from its file: the figures are the same.
+    one = odds(capsys, "-n", "250", "--jobs", "1")
+    monkeypatch.setattr("stratagem.odds._start_method", lambda: "spawn")
+    assert odds(capsys, "-n", "250", "--jobs", "2") == one
+
+
 def test_odds_error_in_a_worker_process_is_reported(capsys):
     assert main(["odds", BATTLE, "-n", "250", "-j", "2", "--decide", "stance=wild"]) == 1
     err = capsys.readouterr().err
