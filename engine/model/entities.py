@@ -466,6 +466,8 @@ def read_member(owner: Any, name: str) -> Any:
             if value is not _ABSENT:
                 return value
         return read_attribute(owner, name)
+    # `_read`, written out: this is the most frequent call of a battle, and the call saved
+    # is 2-3 % of it (benchmarks/compare_revisions.py).
     value = owner._f.get(name, _ABSENT)
     if value is not _ABSENT:
         stack = owner._w.stack
