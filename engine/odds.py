@@ -113,8 +113,7 @@ def _fight(scenario: Scenario, first: int, count: int,
 
 
 def _number(value: Any) -> float | None:
-    if isinstance(value, bool):
-        return float(value)
+    """A reported value as the number averaged (true counts 1), or None if it is none."""
     if isinstance(value, (int, float)) or hasattr(value, "denominator"):
         return float(value)
     return None
@@ -147,7 +146,7 @@ def _start_worker(path: str | None) -> None:
         try:
             _WORKER_SCENARIO = replace(load_scenario(path), dice=None)
         except StratagemError as err:
-            _WORKER_ERROR = StratagemError(err.message, hint=err.hint, location=err.location)
+            _WORKER_ERROR = _plain_error(err)
 
 
 def _worker_fight(task: tuple[int, int, int, dict[str, Any]]) -> tuple[int, list[Record]]:
@@ -156,9 +155,15 @@ def _worker_fight(task: tuple[int, int, int, dict[str, Any]]) -> tuple[int, list
         raise _WORKER_ERROR or StratagemError("the scenario could not be loaded in a worker")
     try:
         return index, _fight(_WORKER_SCENARIO, first, count, decisions)
-    except StratagemError as err:  # sent back as the plain error every command prints
-        raise StratagemError(err.message, hint=err.hint, location=err.location,
-                             context=err.context) from None
+    except StratagemError as err:
+        raise _plain_error(err) from None
+
+
+def _plain_error(err: StratagemError) -> StratagemError:
+    """The error as the parent process receives it: the plain error every command prints
+    (a subclass's own arguments might not survive the trip between processes)."""
+    return StratagemError(err.message, hint=err.hint, location=err.location,
+                          context=err.context)
 
 
 def _in_processes(scenario: Scenario, chunks: list[tuple[int, int]],
