@@ -12,14 +12,15 @@ The rules (docs/overlays.md shows each with an example):
 - ``{$remove: true}`` as a value deletes the key; an item with ``$remove: true``
   beside its identity deletes the item with that identity.
 
-The result is a fresh tree of :class:`PosDict`/:class:`PosList` (the inputs are
-never changed) whose entries keep the place where each value was written, file
-included: an error in merged data points at the file that wrote the value.
+The result is a tree of :class:`PosDict`/:class:`PosList` (the inputs are never
+changed; parts an earlier merge built and that stay in place are shared) whose
+entries keep the place where each value was written, file included: an error in
+merged data points at the file that wrote the value.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from stratagem.errors import Location, StratagemError, ValidationFailed
 from stratagem.loader.yamlio import Pos, PosDict, PosList, child_path
@@ -169,7 +170,7 @@ class _Merger:
 
     def merge_maps(self, base: dict[str, Any], overlay: dict[str, Any], path: str) -> PosDict:
         file, line, col = _pos(base)
-        result = PosDict(file=file, line=line, col=col, path=path)
+        result = _built(PosDict(file=file, line=line, col=col, path=path))
         for key, value in base.items():
             key_pos = getattr(base, "key_pos", {}).get(key)
             if key not in overlay:
@@ -244,7 +245,7 @@ class _Merger:
                 old = items[found]
                 items[found] = (ident, _Merged(old[1], change), old[2])
         file, line, col = _pos(base)
-        result = PosList(file=file, line=line, col=col, path=path)
+        result = _built(PosList(file=file, line=line, col=col, path=path))
         for index, (_, item, pos) in enumerate(items):
             item_path = child_path(path, index)
             if isinstance(item, _Merged):
@@ -255,14 +256,17 @@ class _Merger:
         return result
 
     def copy(self, value: Any, path: str) -> Any:
-        """A fresh copy of ``value`` placed at ``path``, with markers resolved over nothing."""
+        """A fresh copy of ``value`` placed at ``path``, with markers resolved over nothing.
+        A tree this module built for that very place is already that, and is shared."""
+        if getattr(value, "built", False) and value.path == path:
+            return value
         if isinstance(value, dict):
             if _is_replace(value):
                 if not self.check_replace(value):
                     return None
                 return self.copy(value[REPLACE], path)
             file, line, col = _pos(value)
-            result = PosDict(file=file, line=line, col=col, path=path)
+            result = _built(PosDict(file=file, line=line, col=col, path=path))
             for key in value:
                 if key == REMOVE:
                     self.error(
@@ -275,12 +279,23 @@ class _Merger:
             return result
         if isinstance(value, list):
             file, line, col = _pos(value)
-            result_list = PosList(file=file, line=line, col=col, path=path)
+            result_list = _built(PosList(file=file, line=line, col=col, path=path))
             for index, item in enumerate(value):
                 built = self.copy(item, child_path(path, index))
                 result_list.add(built, _item_pos(value, index))
             return result_list
         return value
+
+
+_Node = TypeVar("_Node", PosDict, PosList)
+
+
+def _built(node: _Node) -> _Node:
+    """Mark a map or list as built here: its markers are resolved and nothing changes it
+    afterwards, so a later merge may share it where it stays in place (a ruleset's
+    included files are merged one after the other, each over the result so far)."""
+    node.built = True
+    return node
 
 
 class _Merged:

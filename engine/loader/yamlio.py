@@ -60,6 +60,8 @@ class PosDict(dict[str, Any]):
     line: int | None
     col: int | None
     path: str
+    #: made by a merge (see :mod:`stratagem.loader.merge`), not read from a file
+    built: bool = False
 
     def __init__(self, *args: Any, file: str | None = None, line: int | None = None,
                  col: int | None = None, path: str = "$", **kwargs: Any) -> None:
@@ -100,6 +102,8 @@ class PosList(list[Any]):
     line: int | None
     col: int | None
     path: str
+    #: made by a merge (see :mod:`stratagem.loader.merge`), not read from a file
+    built: bool = False
 
     def __init__(self, *args: Any, file: str | None = None, line: int | None = None,
                  col: int | None = None, path: str = "$") -> None:
