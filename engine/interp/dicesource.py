@@ -39,7 +39,12 @@ def stated_result(expr: DiceExpr, stated: Any, names: Mapping[str, int]) -> Roll
 
 
 class DiceSource:
-    """Produces a :class:`RollResult` for a dice expression."""
+    """Produces a :class:`RollResult` for a dice expression. ``label`` says which roll it
+    is ("Red: casualties"), for a person to read."""
+
+    #: Whether the source shows labels to anyone (seeded dice do not: a battle fought
+    #: with them does not make the text).
+    uses_labels = True
 
     def roll(self, expr: DiceExpr, names: Mapping[str, int], label: str) -> RollResult:
         raise NotImplementedError
@@ -51,6 +56,7 @@ class RecordingDice(DiceSource):
     def __init__(self, inner: DiceSource) -> None:
         self.inner = inner
         self.log: list[Any] = []
+        self.uses_labels = inner.uses_labels
 
     def roll(self, expr: DiceExpr, names: Mapping[str, int], label: str) -> RollResult:
         result = self.inner.roll(expr, names, label)
@@ -64,6 +70,8 @@ class RecordingDice(DiceSource):
 
 
 class SeededDice(DiceSource):
+    uses_labels = False
+
     def __init__(self, seed: int | None = None, rng: random.Random | None = None) -> None:
         self.rng = rng or random.Random(seed)
 

@@ -14,6 +14,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
+from stratagem.dice import DiceError, parse_dice
 from stratagem.errors import Location, StratagemError
 from stratagem.expr import BASE_FUNCTIONS, Expr, ExpressionError, compile_expr
 from stratagem.model.entities import RESERVED, TYPES, EntityKind, FieldSpec
@@ -222,8 +223,6 @@ class DiceSpec:
     """A dice expression in a step: a literal parsed at load, or `{from: EXPR}` at run time."""
 
     def __init__(self, c: Compiler, node: Mapping[str, Any], key: str) -> None:
-        from stratagem.dice import DiceError, parse_dice
-
         self.dialect = c.dialect
         self.literal = None
         self.source: Expr | None = None
@@ -254,8 +253,6 @@ class DiceSpec:
         return who.label() if hasattr(who, "label") and callable(who.label) else str(who)
 
     def roll(self, run: Any, scope: Mapping[str, Any], subject: Expr | None, label: str) -> Any:
-        from stratagem.dice import parse_dice
-
         expr = self.literal
         if expr is None:
             assert self.source is not None
@@ -268,8 +265,10 @@ class DiceSpec:
         for n in getattr(expr, "names", ()):
             if n not in names:
                 names[n] = _as_int(run.eval(compile_expr(n), scope), n, None)
-        who = self.subject_name(run, scope, subject)
-        return run.dice.roll(expr, names, f"{who}: {label}" if who else label)
+        if run.dice.uses_labels:
+            who = self.subject_name(run, scope, subject)
+            label = f"{who}: {label}" if who else label
+        return run.dice.roll(expr, names, label)
 
 
 def _as_int(value: Any, name: str, expr: Expr | None) -> int:
@@ -428,8 +427,6 @@ def compile_field(c: Compiler, name: str, body: Any, loc: Location | None,
 
 
 def compile_tables(c: Compiler, doc: Mapping[str, Any]) -> dict[str, Table]:
-    from stratagem.dice import DiceError, parse_dice
-
     tables: dict[str, Table] = {}
     for name, body in (doc.get("tables") or {}).items():
         loc = c.where(doc["tables"], name)
