@@ -96,10 +96,8 @@ class Block(list):  # type: ignore[type-arg]
     def __init__(self, steps: list[Step] | None = None) -> None:
         super().__init__(steps or [])
         self.untraced = [step for step in self if not step.trace_only]
-
-    @property
-    def trace_only(self) -> bool:
-        return not self.untraced
+        #: the block only adds to the trace
+        self.trace_only = not self.untraced
 
 
 def run_block(run: Run, steps: Block, scope: dict[str, Any]) -> None:
@@ -630,7 +628,7 @@ class UpdateStep(Step):
                 raise StratagemError(
                     f"`update: {self.entity.text}` must name an entity, got {entity!r}",
                     location=self.location)
-            if entity.kind_name not in self.kinds:
+            if entity._kind.name not in self.kinds:
                 self._check_kind(entity)
             inner = scope if self.local else _EntityOverlay(scope, entity)
             new = [(name, evaluate(expr, inner)) for name, expr in self.set.items()]
