@@ -15,6 +15,10 @@ from stratagem.expr import SAFE_RESULT_TYPES
 
 MATCHES = ("exact", "range", "threshold", "keys")
 
+#: Keys of a range or threshold table whose row is remembered once found (a battle's ratios
+#: take many values: without a bound, thousands of battles would grow the index for ever).
+MAX_REMEMBERED = 4096
+
 
 class Row:
     """One table row; its cells are attributes (``row.loss``), plus ``index`` and ``key``."""
@@ -108,7 +112,7 @@ class Table:
         except (KeyError, TypeError):
             pass
         found = self._scan(key)
-        if found is not None:
+        if found is not None and len(self._index) < MAX_REMEMBERED:
             try:
                 self._index[key] = found
             except TypeError:

@@ -175,3 +175,15 @@ def test_updating_a_field_the_entity_lacks_is_an_error_at_its_name(name, hint):
     assert f"a battle has no field '{name}' to update" in err
     assert err.endswith(f"hint: {hint}")
     assert root.winner is None  # nothing was changed
+
+
+def test_a_range_table_remembers_a_bounded_number_of_keys():
+    # Odds over many battles look up ratios that are rarely the same twice: the rows found
+    # are remembered up to a bound, and every lookup still finds its row.
+    from stratagem.model.tables import MAX_REMEMBERED
+
+    rs = compile_ruleset(load_yaml("tiny.yaml", text=BASE + "    - set: {x: 1}\n"))
+    for n in range(1, 2 * MAX_REMEMBERED):
+        assert rs.lookup("odds", n).bonus == 1
+        assert rs.lookup("odds", -n).bonus == -1
+    assert len(rs.tables["odds"]._index) == MAX_REMEMBERED
