@@ -153,8 +153,8 @@ class _Cached:
 class Entity:
     """One entity of the battle state. Fields, derived values and children are attributes."""
 
-    __slots__ = ("_cache", "_deps", "_f", "_kind", "_origin", "_parent", "_rs", "_stale", "_tpl",
-                 "_vdeps", "_w")
+    __slots__ = ("_cache", "_deps", "_f", "_kind", "_origin", "_parent", "_rs", "_scope",
+                 "_stale", "_tpl", "_vdeps", "_w")
 
     def __init__(self, kind: EntityKind, values: dict[str, Any], parent: Entity | None,
                  ruleset: Ruleset, origin: Location | None = None) -> None:
@@ -174,6 +174,8 @@ class Entity:
         self._tpl: Entity | None = None
         #: derived values of the template that this copy must not inherit unchecked
         self._stale: set[str] = set()
+        #: the names its derived values see (made when one is first computed)
+        self._scope: EntityScope | None = None
 
     # -- access -------------------------------------------------------------------------
     def __getattr__(self, name: str) -> Any:
@@ -224,7 +226,10 @@ class Entity:
                 hint="a derived value that uses itself, directly or through others?")
         stack.append((self, name))
         try:
-            value = self._rs.evaluator.eval(expr, EntityScope(self))
+            scope = self._scope
+            if scope is None:
+                scope = self._scope = EntityScope(self)
+            value = self._rs.evaluator.eval(expr, scope)
         finally:
             stack.pop()
         if entry is None:
