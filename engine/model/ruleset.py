@@ -321,11 +321,12 @@ def _install_formulas(rs: Ruleset, formulas: Mapping[str, tuple[list[str], Expr]
                 raise StratagemError(f"formula '{name}' takes {len(params)} values, "
                                      f"got {len(args)}", location=expr.location)
             scope = rs.frame(zip(params, args))
-            scope.update(kwargs)
-            missing = [p for p in params if not dict.__contains__(scope, p)]
-            if missing:
-                raise StratagemError(f"formula '{name}' needs {', '.join(missing)}",
-                                     location=expr.location)
+            if kwargs or len(args) < len(params):
+                scope.update(kwargs)
+                missing = [p for p in params if not dict.__contains__(scope, p)]
+                if missing:
+                    raise StratagemError(f"formula '{name}' needs {', '.join(missing)}",
+                                         location=expr.location)
             return rs.evaluator.eval(expr, scope)
 
         formula.__name__ = name

@@ -187,3 +187,19 @@ def test_a_range_table_remembers_a_bounded_number_of_keys():
         assert rs.lookup("odds", n).bonus == 1
         assert rs.lookup("odds", -n).bonus == -1
     assert len(rs.tables["odds"]._index) == MAX_REMEMBERED
+
+
+@pytest.mark.parametrize("call, message", [
+    ("bonus(1)", "formula 'bonus' needs theirs"),
+    ("bonus(1, 2, 3)", "formula 'bonus' takes 2 values, got 3"),
+    ("bonus(1, mine=2)", "formula 'bonus' needs theirs"),
+])
+def test_a_formula_called_with_the_wrong_arguments_says_which(call, message):
+    text = BASE.replace("entry: {battle: fight}\n", "entry: {battle: fight}\nformulas:\n"
+                        "  bonus: {params: [mine, theirs], expr: 'mine - theirs'}\n")
+    rs = compile_ruleset(load_yaml("tiny.yaml", text=text + f"    - set: {{x: \"{call}\"}}\n"))
+    assert rs.evaluate("bonus(5, 2)") == 3
+    root = rs.new_entity(rs.kinds["battle"], {}, None)
+    with pytest.raises(StratagemError) as failed:
+        rs.call(Run(rs, root, SeededDice(0), Decisions()), "fight", {})
+    assert message in failed.value.render()
