@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from stratagem.errors import Location, StratagemError, UnknownMember
 from stratagem.expr import SAFE_RESULT_TYPES
+from stratagem.model.values import plain
 
 MATCHES = ("exact", "range", "threshold", "keys")
 
@@ -58,8 +60,6 @@ class Row:
         return dict(self._cells)
 
     def to_plain(self) -> dict[str, Any]:
-        from stratagem.model.values import plain
-
         return {"table": self._table, "row": self._index, "key": plain(self._key),
                 **{k: plain(v) if not hasattr(v, "text") else v.text
                    for k, v in self._cells.items()}}
@@ -138,15 +138,30 @@ class Table:
     def lookup(self, *keys: Any, shift: int = 0) -> Row:
         found = self.find(keys)
         if found is None:
-            shown = ", ".join(repr(k) for k in keys)
+            shown = ", ".join(_shown(k) for k in keys)
             raise StratagemError(
                 f"no row of table '{self.name}' matches {shown}",
                 location=self.location,
-                hint="add a row for it, or make the first/last range open-ended with null",
+                hint=(self._gap(keys[0]) if len(keys) == 1 else None)
+                or "add a row for it, or make the first/last range open-ended with null",
             )
         if shift:
             found = max(0, min(len(self.rows) - 1, found + int(shift)))
         return self.rows[found]
+
+    def _gap(self, key: Any) -> str | None:
+        """For a range table, the two ranges a number falls between, if it does."""
+        if self.match != "range" or self._scan(key) is not None or not _is_number(key):
+            return None
+        below = [row._key for row in self.rows if row._key[1] is not None and row._key[1] < key]
+        above = [row._key for row in self.rows if row._key[0] is not None and row._key[0] > key]
+        if not below or not above:
+            return None
+        low = max(below, key=lambda bounds: bounds[1])
+        high = min(above, key=lambda bounds: bounds[0])
+        return (f"it falls between the ranges {_range(low)} and {_range(high)}: the key is "
+                "not a whole number, so widen one of them (e.g. end the first at "
+                f"{_shown(high[0])} and start the next just above, or use a threshold table)")
 
     def row_by_id(self, key: Any) -> Row:
         found = self._index.get(key) if self.match in ("exact", "keys") else None
@@ -156,3 +171,19 @@ class Table:
                     return row
             raise StratagemError(f"table '{self.name}' has no row '{key}'", location=self.location)
         return self.rows[found]
+
+
+def _is_number(key: Any) -> bool:
+    return not isinstance(key, bool) and (isinstance(key, (int, float)) or hasattr(key, "numerator"))
+
+
+def _range(bounds: tuple[Any, Any]) -> str:
+    low, high = bounds
+    return f"[{'null' if low is None else _shown(low)}, {'null' if high is None else _shown(high)}]"
+
+
+def _shown(key: Any) -> str:
+    """A key as a rule writer reads it: ``7/2 (3.5)``, ``'knight'``, ``[1, 2]``."""
+    if isinstance(key, Fraction) and key.denominator != 1:
+        return f"{key} ({float(key):g})"
+    return repr(plain(key))

@@ -203,3 +203,15 @@ def test_a_formula_called_with_the_wrong_arguments_says_which(call, message):
     with pytest.raises(StratagemError) as failed:
         rs.call(Run(rs, root, SeededDice(0), Decisions()), "fight", {})
     assert message in failed.value.render()
+
+
+def test_a_key_between_two_ranges_names_the_key_as_written():
+    # The ranges of `odds` are [.., 0] and [1, ..]: a ratio of 1/2 falls between them.
+    steps = "    - lookup: odds\n      key: '1 / 2'\n      as: row\n"
+    rs = compile_ruleset(load_yaml("tiny.yaml", text=BASE + steps))
+    root = rs.new_entity(rs.kinds["battle"], {}, None)
+    with pytest.raises(StratagemError) as failed:
+        rs.call(Run(rs, root, SeededDice(0), Decisions()), "fight", {})
+    err = failed.value.render()
+    assert err.startswith("tiny.yaml:19:15: no row of table 'odds' matches 1/2 (0.5)")
+    assert "hint: it falls between the ranges [null, 0] and [1, null]" in err
