@@ -54,22 +54,28 @@ def run(args: argparse.Namespace) -> int:
     # The ruleset and the scenario live as long as the process: the garbage collector
     # need not walk them again after each battle (measured: 5-8 % of the time).
     gc.freeze()
+    lang = chosen_lang(args.lang)
     show = not args.quiet and not args.json and sys.stderr.isatty()
     started = time.perf_counter()
+    shown = [""]
 
     def progress(done: int) -> None:
         if show:
-            print(f"\r{done}/{args.n} battles", end="", file=sys.stderr, flush=True)
+            from stratagem.report import translator
+
+            shown[0] = translator(scenario.ruleset, lang).t("progress.battles", done=done,
+                                                             n=args.n)
+            print(f"\r{shown[0]}", end="", file=sys.stderr, flush=True)
 
     jobs = args.jobs or default_jobs(args.n)
     figures = simulate(scenario, args.n, args.seed, parse_decisions(args.decide), progress, jobs)
     if show:
-        print("\r" + " " * 30 + "\r", end="", file=sys.stderr)
+        print("\r" + " " * len(shown[0]) + "\r", end="", file=sys.stderr)
     figures["seconds"] = round(time.perf_counter() - started, 3)
     if args.json:
         write_out(json.dumps(figures, ensure_ascii=False, indent=1))
     else:
         from stratagem.odds import render_odds
 
-        write_out(render_odds(scenario.ruleset, figures, chosen_lang(args.lang)))
+        write_out(render_odds(scenario.ruleset, figures, lang))
     return 0

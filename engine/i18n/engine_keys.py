@@ -41,6 +41,7 @@ ENGINE_MESSAGES: dict[str, tuple[str, ...]] = {
     "report.odds": ("outcome", "percent", "n"),
     "report.battles": ("n",),
     "report.averages": (),
+    "progress.battles": ("done", "n"),
     # the trace, as --explain shows it
     "roll.trace": ("expr", "rolls", "total"),
     "roll.trace_for": ("who", "expr", "rolls", "total"),

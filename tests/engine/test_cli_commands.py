@@ -61,6 +61,16 @@ def test_odds_ignore_the_scenarios_scripted_dice(tmp_path, capsys):
     assert len(outcomes) > 1
 
 
+def test_odds_progress_on_a_terminal_in_the_reports_language(monkeypatch, capsys):
+    import sys
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    assert main(["odds", BATTLE, "-n", "200", "-j", "1", "--lang", "ru"]) == 0
+    err = capsys.readouterr().err
+    assert "\r100 из 200 битв" in err and "\r200 из 200 битв" in err
+    assert err.endswith("\r")  # the line is wiped before the report
+
+
 def test_odds_text_report_in_russian(capsys):
     assert main(["odds", BATTLE, "-n", "20", "--lang", "ru"]) == 0
     out = capsys.readouterr().out
