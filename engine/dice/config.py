@@ -6,9 +6,14 @@ global that tests or rulesets would have to patch.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
+from types import MappingProxyType
 
 from stratagem.dice.errors import DiceValueError
+
+#: The default for "no names given" (read-only, so it is a safe default argument).
+NO_NAMES: Mapping[str, int] = MappingProxyType({})
 
 
 @dataclass(frozen=True)

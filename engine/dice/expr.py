@@ -13,22 +13,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from types import MappingProxyType
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from stratagem.dice.ast import Node, free_names
-from stratagem.dice.config import DiceDialect, DiceLimits
+from stratagem.dice.config import NO_NAMES, DiceDialect, DiceLimits
 from stratagem.dice.distribution import Distribution, compute
 from stratagem.dice.errors import DiceLimitError, DiceValueError, short
 from stratagem.dice.resolve import Env, Resolver, RNode, bind, bounds
+from stratagem.dice.roll import RollResult
 from stratagem.dice.roller import Group, Runner, compile_roller
 from stratagem.dice.weights import power
-
-if TYPE_CHECKING:
-    from stratagem.dice.roll import RollResult
-
-#: The default for "no names given" (read-only, so it is a safe default argument).
-NO_NAMES: Mapping[str, int] = MappingProxyType({})
 
 
 class RandomSource(Protocol):
@@ -157,20 +151,18 @@ class DiceExpr:
         limits: DiceLimits | None = None,
     ) -> RollResult:
         """Roll once with ``rng.randint``; names the expression does not use are ignored."""
-        from stratagem.dice.roll import RollResult
-
         plan = self._plan if self._plan is not None and limits is None else self.plan(names, limits)
         randint, run = rng.randint, plan.run
         if plan.repeat == 1:
             groups: list[Group] = []
             value = run(randint, groups)
-            return RollResult(self, value, (value,), (tuple(groups),), plan.env)
+            return RollResult.rolled(self, value, (value,), (tuple(groups),), plan.env)
         values, reps = [], []
         for _ in range(plan.repeat):
             groups = []
             values.append(run(randint, groups))
             reps.append(tuple(groups))
-        return RollResult(self, sum(values), tuple(values), tuple(reps), plan.env)
+        return RollResult.rolled(self, sum(values), tuple(values), tuple(reps), plan.env)
 
     def distribution(
         self,

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, NamedTuple
 
+from stratagem.dice.config import NO_NAMES
 from stratagem.dice.errors import DiceLimitError, DiceValueError, as_text, short
-from stratagem.dice.expr import NO_NAMES
 from stratagem.dice.render import render
 from stratagem.dice.resolve import Env
 from stratagem.dice.roller import Group
@@ -75,6 +75,16 @@ class RollResult:
     groups: tuple[tuple[Group, ...], ...] = field(repr=False)
     env: Env = field(repr=False)
     source: str = "rolled"
+
+    @classmethod
+    def rolled(cls, expr: DiceExpr, total: int, values: tuple[int, ...],
+               groups: tuple[tuple[Group, ...], ...], env: Env) -> RollResult:
+        """A roll just made (what ``cls(...)`` makes, without the frozen dataclass's
+        field-by-field ``__init__``: a battle rolls dice thousands of times)."""
+        result = object.__new__(cls)
+        result.__dict__.update(expr=expr, total=total, values=values, groups=groups, env=env,
+                               source="rolled")
+        return result
 
     @property
     def text(self) -> str:
