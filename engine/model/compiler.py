@@ -261,10 +261,13 @@ class DiceSpec:
                 expr = parse_dice(str(value), dialect=self.dialect)
             else:
                 expr = value
-        names = {n: _as_int(run.eval(e, scope), n, e) for n, e in self.names.items()}
-        for n in getattr(expr, "names", ()):
-            if n not in names:
-                names[n] = _as_int(run.eval(compile_expr(n), scope), n, None)
+        names = ({n: _as_int(run.eval(e, scope), n, e) for n, e in self.names.items()}
+                 if self.names else {})
+        extra = getattr(expr, "names", None)
+        if extra:  # a roll taken from a table or a value: its names are read here
+            for n in extra:
+                if n not in names:
+                    names[n] = _as_int(run.eval(compile_expr(n), scope), n, None)
         if run.dice.uses_labels:
             who = self.subject_name(run, scope, subject)
             label = f"{who}: {label}" if who else label
