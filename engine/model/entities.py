@@ -482,6 +482,8 @@ def read_member(owner: Any, name: str) -> Any:
     expr = owner._kind.derived.get(name)
     if expr is not None:
         return owner._derived(name, expr)
+    if name == "parent":  # a reserved name: never a field
+        return owner._parent
     return owner.member(name)
 
 
