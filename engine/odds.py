@@ -12,7 +12,6 @@ from dataclasses import replace
 from typing import Any
 
 from stratagem.errors import StratagemError
-from stratagem.expr import Frame
 from stratagem.interp.trace import Label
 from stratagem.model.documents import Scenario
 from stratagem.model.ruleset import Ruleset
@@ -24,7 +23,7 @@ def outcome_of(ruleset: Ruleset, root: Any) -> str:
     first reported battle field."""
     expr = ruleset.outcome
     if expr is not None:
-        value = ruleset.evaluator.eval(expr, Frame(ruleset.constants, battle=root))
+        value = ruleset.evaluator.eval(expr, ruleset.frame(battle=root))
     else:
         names = ruleset.report.get("battle") or []
         value = root.member(names[0]) if names else None

@@ -9,7 +9,6 @@ for rulesets, hands the merged document to the compiler (``stratagem.model``).
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -177,19 +176,9 @@ class Validator:
 
 
 def compile_errors(doc: PosDict) -> list[StratagemError]:
-    """The errors ``stratagem.model.compile_ruleset`` finds in a merged ruleset.
+    """The errors the ruleset compiler finds in a merged ruleset."""
+    from stratagem.model import compile_ruleset
 
-    Returns no errors while the compiler does not exist.
-    """
-    try:
-        model = importlib.import_module("stratagem.model")
-    except ModuleNotFoundError as err:
-        if err.name == "stratagem.model":
-            return []
-        raise
-    compile_ruleset: Any = getattr(model, "compile_ruleset", None)
-    if compile_ruleset is None:
-        return []
     try:
         compile_ruleset(doc)
     except StratagemError as err:
@@ -198,17 +187,10 @@ def compile_errors(doc: PosDict) -> list[StratagemError]:
 
 
 def locale_errors(doc: PosDict, name: str, expected: str | None) -> list[StratagemError]:
-    """The errors the i18n reader (``stratagem.i18n.catalog.parse_locale``) finds in a locale
-    file: message syntax, plural rule, language code. None while it does not exist."""
-    try:
-        catalog = importlib.import_module("stratagem.i18n.catalog")
-    except ModuleNotFoundError as err:
-        if err.name in ("stratagem.i18n", "stratagem.i18n.catalog"):
-            return []
-        raise
-    parse_locale: Any = getattr(catalog, "parse_locale", None)
-    if parse_locale is None:
-        return []
+    """The errors the locale reader finds in a locale file: message syntax, plural rule,
+    language code."""
+    from stratagem.i18n.catalog import parse_locale
+
     try:
         parse_locale(doc, name, expected=expected)
     except StratagemError as err:

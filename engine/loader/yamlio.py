@@ -43,18 +43,9 @@ def child_path(parent: str, key: str | int) -> str:
     return f"{parent}[{key!r}]"
 
 
-def _place(node: Any, file: str | None, line: int | None, col: int | None, path: str) -> None:
-    """Record where a map or list read from a file was written."""
-    node.file, node.line, node.col, node.path = file, line, col, path
-
-
-class PosDict(dict[str, Any]):
-    """A map read from a file: a plain ``dict`` that knows where it and each entry were written.
-
-    ``file``, ``line``, ``col`` place the map itself; ``path`` is its document path
-    (``$.units[3]``). ``key_pos`` and ``value_pos`` hold the place of each key and
-    of each value; entries merged in from other files keep their own file.
-    """
+class _Placed:
+    """Where a map or list read from a file was written: ``file``, ``line``, ``col`` place
+    it; ``path`` is its document path (``$.units[3]``)."""
 
     file: str | None
     line: int | None
@@ -63,19 +54,35 @@ class PosDict(dict[str, Any]):
     #: made by a merge (see :mod:`stratagem.loader.merge`), not read from a file
     built: bool = False
 
+    def _place(self, file: str | None, line: int | None, col: int | None, path: str) -> None:
+        self.file, self.line, self.col, self.path = file, line, col, path
+
+    @property
+    def pos(self) -> Pos:
+        return (self.file, self.line, self.col)
+
+    def _here(self) -> Location:
+        return Location(self.file, self.line, self.col, self.path)
+
+
+class PosDict(_Placed, dict[str, Any]):
+    """A map read from a file: a plain ``dict`` that knows where it and each entry were written.
+
+    ``key_pos`` and ``value_pos`` hold the place of each key and of each value; entries
+    merged in from other files keep their own file.
+    """
+
     def __init__(self, *args: Any, file: str | None = None, line: int | None = None,
                  col: int | None = None, path: str = "$", **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        _place(self, file, line, col, path)
+        self._place(file, line, col, path)
         self.key_pos: dict[str, Pos] = {}
         self.value_pos: dict[str, Pos] = {}
-
-    pos = property(lambda self: (self.file, self.line, self.col))
 
     def where(self, key: str | None = None) -> Location:
         """Where the value of ``key`` was written (or the map itself, when ``key`` is None)."""
         if key is None:
-            return Location(self.file, self.line, self.col, self.path)
+            return self._here()
         file, line, col = self.value_pos.get(key, self.pos)
         return Location(file, line, col, child_path(self.path, key))
 
@@ -95,28 +102,19 @@ class PosDict(dict[str, Any]):
             self.value_pos[key] = value_pos
 
 
-class PosList(list[Any]):
+class PosList(_Placed, list[Any]):
     """A list read from a file: a plain ``list`` that knows where it and each item were written."""
-
-    file: str | None
-    line: int | None
-    col: int | None
-    path: str
-    #: made by a merge (see :mod:`stratagem.loader.merge`), not read from a file
-    built: bool = False
 
     def __init__(self, *args: Any, file: str | None = None, line: int | None = None,
                  col: int | None = None, path: str = "$") -> None:
         super().__init__(*args)
-        _place(self, file, line, col, path)
+        self._place(file, line, col, path)
         self.item_pos: list[Pos] = []
-
-    pos = property(lambda self: (self.file, self.line, self.col))
 
     def where(self, index: int | None = None) -> Location:
         """Where item ``index`` was written (or the list itself, when ``index`` is None)."""
         if index is None:
-            return Location(self.file, self.line, self.col, self.path)
+            return self._here()
         file, line, col = (
             self.item_pos[index] if 0 <= index < len(self.item_pos) else self.pos
         )

@@ -227,6 +227,8 @@ class DiceSpec:
         self.literal = None
         self.source: Expr | None = None
         self.names: dict[str, Expr] = {}
+        #: names met in dice taken from tables or values, parsed once
+        self.found: dict[str, Expr] = {}
         value = node.get(key)
         loc = c.where(node, key)
         if isinstance(value, Mapping) and "from" in value:
@@ -267,7 +269,10 @@ class DiceSpec:
         if extra:  # a roll taken from a table or a value: its names are read here
             for n in extra:
                 if n not in names:
-                    names[n] = _as_int(run.eval(compile_expr(n), scope), n, None)
+                    read = self.found.get(n)
+                    if read is None:
+                        read = self.found[n] = compile_expr(n)
+                    names[n] = _as_int(run.eval(read, scope), n, None)
         if run.dice.uses_labels:
             who = self.subject_name(run, scope, subject)
             label = f"{who}: {label}" if who else label

@@ -86,7 +86,7 @@ class Ruleset:
     def evaluate(self, text: str, **names: Any) -> Any:
         from stratagem.expr import compile_expr
 
-        scope = Frame(self.constants, names)
+        scope = self.frame(names)
         return self.evaluator.eval(compile_expr(text), scope)
 
     def message_keys(self) -> set[str]:
