@@ -1,5 +1,7 @@
 """A ruleset mistake is a load error with its position, never a mid-battle crash."""
 
+from typing import Any
+
 import pytest
 
 from stratagem.errors import StratagemError, ValidationFailed
@@ -34,6 +36,15 @@ def errors_of(steps: str) -> list[str]:
     with pytest.raises(ValidationFailed) as failed:
         compile_ruleset(doc)
     return [e.render() for e in failed.value.errors]
+
+
+def failed_fight(text: str) -> tuple[StratagemError, Any]:
+    """Compile a ruleset, fight its procedure: the error it raises, and the battle state."""
+    rs = compile_ruleset(load_yaml("tiny.yaml", text=text))
+    root = rs.new_entity(rs.kinds["battle"], {}, None)
+    with pytest.raises(StratagemError) as failed:
+        rs.call(Run(rs, root, SeededDice(0), Decisions()), "fight", {})
+    return failed.value, root
 
 
 def test_a_valid_ruleset_compiles():
@@ -128,10 +139,7 @@ def test_table_without_provenance():
     "sorted(battle.sides, key='__class__')",   # a hidden attribute by name
 ])
 def test_expressions_cannot_reach_methods(text):
-    rs = compile_ruleset(load_yaml("tiny.yaml", text=BASE + f"    - set: {{x: \"{text}\"}}\n"))
-    root = rs.new_entity(rs.kinds["battle"], {}, None)
-    with pytest.raises(StratagemError):
-        rs.call(Run(rs, root, SeededDice(0), Decisions()), "fight", {})
+    _, root = failed_fight(BASE + f"    - set: {{x: \"{text}\"}}\n")
     assert root.sides == []  # nothing was appended
 
 
@@ -165,12 +173,8 @@ def test_updating_a_field_the_entity_lacks_is_an_error_at_its_name(name, hint):
     # The entity an `update` changes is known only when it runs: its fields are checked
     # then, before anything is changed.
     line = f"      set: {{winner: \"'Red'\", {name}: 12}}"
-    steps = "    - update: battle\n" + line + "\n"
-    rs = compile_ruleset(load_yaml("tiny.yaml", text=BASE + steps))
-    root = rs.new_entity(rs.kinds["battle"], {}, None)
-    with pytest.raises(StratagemError) as failed:
-        rs.call(Run(rs, root, SeededDice(0), Decisions()), "fight", {})
-    err = failed.value.render()
+    failure, root = failed_fight(BASE + "    - update: battle\n" + line + "\n")
+    err = failure.render()
     assert err.startswith(f"tiny.yaml:20:{line.index('12') + 1}: ")  # at the value
     assert f"a battle has no field '{name}' to update" in err
     assert err.endswith(f"hint: {hint}")
@@ -197,21 +201,15 @@ def test_a_range_table_remembers_a_bounded_number_of_keys():
 def test_a_formula_called_with_the_wrong_arguments_says_which(call, message):
     text = BASE.replace("entry: {battle: fight}\n", "entry: {battle: fight}\nformulas:\n"
                         "  bonus: {params: [mine, theirs], expr: 'mine - theirs'}\n")
-    rs = compile_ruleset(load_yaml("tiny.yaml", text=text + f"    - set: {{x: \"{call}\"}}\n"))
+    rs = compile_ruleset(load_yaml("tiny.yaml", text=text + "    - set: {x: 1}\n"))
     assert rs.evaluate("bonus(5, 2)") == 3
-    root = rs.new_entity(rs.kinds["battle"], {}, None)
-    with pytest.raises(StratagemError) as failed:
-        rs.call(Run(rs, root, SeededDice(0), Decisions()), "fight", {})
-    assert message in failed.value.render()
+    failure, _ = failed_fight(text + f"    - set: {{x: \"{call}\"}}\n")
+    assert message in failure.render()
 
 
 def test_a_key_between_two_ranges_names_the_key_as_written():
     # The ranges of `odds` are [.., 0] and [1, ..]: a ratio of 1/2 falls between them.
-    steps = "    - lookup: odds\n      key: '1 / 2'\n      as: row\n"
-    rs = compile_ruleset(load_yaml("tiny.yaml", text=BASE + steps))
-    root = rs.new_entity(rs.kinds["battle"], {}, None)
-    with pytest.raises(StratagemError) as failed:
-        rs.call(Run(rs, root, SeededDice(0), Decisions()), "fight", {})
-    err = failed.value.render()
+    failure, _ = failed_fight(BASE + "    - lookup: odds\n      key: '1 / 2'\n      as: row\n")
+    err = failure.render()
     assert err.startswith("tiny.yaml:19:15: no row of table 'odds' matches 1/2 (0.5)")
     assert "hint: it falls between the ranges [null, 0] and [1, null]" in err
