@@ -180,8 +180,11 @@ class Entity:
     # -- access -------------------------------------------------------------------------
     def __getattr__(self, name: str) -> Any:
         value = _read(self, name)
-        if value is not _ABSENT:
-            return value
+        return value if value is not _ABSENT else self._reserved(name)
+
+    def _reserved(self, name: str) -> Any:
+        """``parent``, ``kind`` or ``battle`` (names no field may take), else the error for
+        a name the entity does not have."""
         if name == "parent":
             return self._parent
         if name == "kind":
@@ -482,9 +485,7 @@ def read_member(owner: Any, name: str) -> Any:
     expr = owner._kind.derived.get(name)
     if expr is not None:
         return owner._derived(name, expr)
-    if name == "parent":  # a reserved name: never a field
-        return owner._parent
-    return owner.member(name)
+    return owner._reserved(name)
 
 
 def _shared(copy: Entity, name: str) -> _Cached | None:
