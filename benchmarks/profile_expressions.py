@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import os
 import pstats
 import sys
 from collections import Counter
@@ -26,7 +27,10 @@ def main() -> int:
     parser.add_argument("--top", type=int, default=25)
     args = parser.parse_args()
 
-    import stratagem.expr as expr_module
+    # cProfile cannot see inside the compiled engine, nor can it be patched: profile the
+    # sources (stratagem/_native.py)
+    os.environ.setdefault("STRATAGEM_PURE", "1")
+    import stratagem.expr.core as expr_module
     from stratagem.api import load_scenario, run_battle
 
     scenario = load_scenario(args.scenario)

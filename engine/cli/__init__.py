@@ -11,7 +11,7 @@ import argparse
 import importlib
 import sys
 
-from stratagem import __version__
+from stratagem import BUILD, __version__
 from stratagem.errors import StratagemError
 
 #: Subcommand modules, in the order ``--help`` lists them.
@@ -26,7 +26,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Resolve tabletop mass battles from rules written as data.",
         epilog="Run 'stratagem COMMAND --help' for the options of one command.",
     )
-    parser.add_argument("--version", action="version", version=f"stratagem {__version__}")
+    engine = "compiled engine" if BUILD == "compiled" else "engine not compiled"
+    parser.add_argument("--version", action="version",
+                        version=f"stratagem {__version__} ({engine})")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         importlib.import_module(f"stratagem.cli.{name}").register(sub)

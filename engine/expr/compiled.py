@@ -27,6 +27,8 @@ import ast
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 #: Items all the comprehensions of one evaluation may walk through together.
 MAX_COMPREHENSION_ITEMS = 10_000
 
@@ -98,6 +100,7 @@ def _op(op: type) -> str:
 _NATIVE_BINOPS = (ast.Sub,)
 
 
+@mypyc_attr(native_class=False)
 class _Rewrite(ast.NodeTransformer):
     def __init__(self, operators: Mapping[type, Any]) -> None:
         self.operators = operators
@@ -176,7 +179,11 @@ class _Rewrite(ast.NodeTransformer):
         self.bound.pop()
         return node
 
-    visit_ListComp = visit_DictComp = _comprehension
+    def visit_ListComp(self, node: ast.ListComp) -> ast.AST:
+        return self._comprehension(node)
+
+    def visit_DictComp(self, node: ast.DictComp) -> ast.AST:
+        return self._comprehension(node)
 
     def visit_GeneratorExp(self, node: ast.GeneratorExp) -> ast.AST:
         # A value, made at once (as simpleeval does): a `set` local or a derived value may

@@ -74,9 +74,25 @@ class SeededDice(DiceSource):
 
     def __init__(self, seed: int | None = None, rng: random.Random | None = None) -> None:
         self.rng = rng or random.Random(seed)
+        self._draws = _Draws(self.rng)
 
     def roll(self, expr: DiceExpr, names: Mapping[str, int], label: str) -> RollResult:
-        return expr.roll(self.rng, names)
+        return expr.roll(self._draws, names)
+
+
+class _Draws:
+    """``randint`` of a ``random.Random``, drawing the very same numbers in one call instead
+    of three: ``randint(a, b)`` is ``a + rng._randbelow(b - a + 1)`` once it has checked
+    its arguments (CPython 3.11-3.13), and a die always has at least one side."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.below: Callable[[int], int] = rng._randbelow  # type: ignore[attr-defined]
+
+    def randint(self, a: int, b: int) -> int:
+        if b < a:
+            return self.rng.randint(a, b)  # the error it gives
+        return a + self.below(b - a + 1)
 
 
 class ScriptedDice(DiceSource):

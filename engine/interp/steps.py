@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from mypy_extensions import mypyc_attr
 
 from stratagem.errors import LimitError, Location, StratagemError
 from stratagem.expr import SAFE_RESULT_TYPES, Expr
@@ -28,8 +30,8 @@ COMMON_KEYS = ("when", "event", "with", "level", "id", "note")
 class Step:
     """Base of every step: the common keys and the trace record."""
 
-    kind = ""
-    keys: tuple[str, ...] = ()
+    kind: ClassVar[str] = ""
+    keys: ClassVar[tuple[str, ...]] = ()
     #: The step only adds to the trace (a message, or a branch of nothing but messages):
     #: a battle fought without a trace (odds) skips it. Expressions change nothing, so
     #: skipping it changes nothing else.
@@ -89,6 +91,7 @@ def _short(loc: Location | None) -> str | None:
     return f"{name}:{loc.line}" if loc.line else name
 
 
+@mypyc_attr(native_class=False)
 class Block(list):  # type: ignore[type-arg]
     """The steps of a procedure or a branch, and (``untraced``) the same without the steps
     that only add to the trace."""
@@ -659,6 +662,7 @@ class UpdateStep(Step):
         self.kinds.add(entity.kind_name)
 
 
+@mypyc_attr(native_class=False)
 class _EntityOverlay(dict):  # type: ignore[type-arg]
     """Scope for `update` expressions: the step's names (and the constants behind them),
     then the entity's members."""

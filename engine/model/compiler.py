@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from stratagem.dice import DiceError, parse_dice
@@ -425,12 +426,11 @@ def compile_field(c: Compiler, name: str, body: Any, loc: Location | None,
                 else None
         except StratagemError as err:
             c.errors.append(err)
-        spec = FieldSpec(**{**spec.__dict__, "default": default,
-                            "optional": spec.optional or default is None})
+        spec = replace(spec, default=default, optional=spec.optional or default is None)
     elif ftype == "list":
-        spec = FieldSpec(**{**spec.__dict__, "default": []})
+        spec = replace(spec, default=[])
     elif not spec.required and ftype != "any":
-        spec = FieldSpec(**{**spec.__dict__, "optional": True})
+        spec = replace(spec, optional=True)
     return spec
 
 

@@ -63,23 +63,43 @@ def test_a_copy_of_a_battle_under_way_keeps_its_own_values(scenario):
     assert (side.strength, _red(start)[0].strength) == (20 + 90, 210)
 
 
-def test_setting_a_field_to_its_value_changes_nothing(scenario, monkeypatch):
-    evaluator = scenario.ruleset.evaluator
+def _counting_computations(ruleset, computed):
+    """Make every derived value's compiled expression note its text in ``computed`` when it
+    runs; return how to undo it. (The evaluator itself may be compiled, and then cannot be
+    patched.)"""
+    patched = []
+    for kind in ruleset.kinds.values():
+        for expr in kind.derived.values():
+            slot = expr.compiled
+            if slot:
+                def counting(scope, fn=slot[1], text=expr.text):
+                    computed.append(text)
+                    return fn(scope)
+
+                patched.append((slot, slot[1]))
+                slot[1] = counting
+    assert patched, "the derived values were computed at load"
+
+    def undo():
+        for slot, fn in patched:
+            slot[1] = fn
+    return undo
+
+
+def test_setting_a_field_to_its_value_changes_nothing(scenario):
     computed: list[str] = []
-
-    def counting(expr, scope):
-        computed.append(expr.text)
-        return type(evaluator).eval(evaluator, expr, scope)
-
-    monkeypatch.setattr(evaluator, "eval", counting)
-    side, pikes, _ = _red(scenario.instantiate())
-    assert side.strength == 210
-    pikes.set("count", 120)
-    assert side.strength == 210
-    assert computed == []  # both read as the scenario computed them at load
-    pikes.set("count", 119)
-    assert side.strength == 209
-    assert len(computed) == 2  # the side's, and within it the pikes' (not the riders')
+    undo = _counting_computations(scenario.ruleset, computed)
+    try:
+        side, pikes, _ = _red(scenario.instantiate())
+        assert side.strength == 210
+        pikes.set("count", 120)
+        assert side.strength == 210
+        assert computed == []  # both read as the scenario computed them at load
+        pikes.set("count", 119)
+        assert side.strength == 209
+        assert len(computed) == 2  # the side's, and within it the pikes' (not the riders')
+    finally:
+        undo()
 
 
 def test_a_scenarios_template_never_changes(scenario):

@@ -224,6 +224,8 @@ def test_generators_give_the_same_answer_whether_consumed_lazily_or_not():
     "'x' * 10**9",
     "[1] * 10**9",
     "10**9 * 'x'",
+    "[1] * 60000 + [2] * 60000",
+    "'ab' * 30000 + 'cd' * 30000",
     "2 ** 10**6",
     "2 ** 1001",
     "[a*b for a in range(200) for b in range(200)]",
@@ -241,6 +243,12 @@ def test_unbounded_work_is_refused(text, mode):
     assert f"`{text}`" in str(caught.value)
 
 
+@pytest.mark.parametrize("mode", MODES)
+def test_the_length_limit_is_explained(mode):
+    with pytest.raises(ExpressionError, match="longer than 100,000"):
+        evaluate("[1] * 60000 + [2] * 60000", mode, {})
+
+
 def test_the_comprehension_limit_is_explained():
     text = "[a*b for a in range(200) for b in range(200)]"
     with pytest.raises(ExpressionError, match="more than 10,000 items"):
@@ -254,6 +262,7 @@ def test_limits_leave_room_for_ordinary_work(mode):
     assert evaluate("len([a for a in range(99) for b in range(100)])", mode, {}) == 9900
     assert evaluate("2 ** 1000", mode, {}) == 2**1000
     assert evaluate("len('x' * 1000)", mode, {}) == 1000
+    assert evaluate("len([1] * 50000 + [2] * 50000)", mode, {}) == 100_000
 
 
 @pytest.mark.parametrize("mode", MODES)

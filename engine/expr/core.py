@@ -1,0 +1,657 @@
+"""Expressions in rule files: parsed once at load, evaluated safely with simpleeval.
+
+An :class:`Expr` is compiled from text once (a syntax error is a load error
+with its position); evaluating it takes a *scope*, any mapping of names to
+values. Evaluation is re-entrant: a derived value read in the middle of an
+expression evaluates its own expression on a fresh evaluator, so the
+simpleeval state of the outer one is never disturbed.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import operator as op
+import os
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from mypy_extensions import mypyc_attr
+from simpleeval import (
+    AttributeDoesNotExist,
+    EvalWithCompoundTypes,
+    FeatureNotAvailable,
+    FunctionNotDefined,
+    InvalidExpression,
+    IterableTooLong,
+    NameNotDefined,
+    NumberTooHigh,
+)
+
+from stratagem.errors import Location, StratagemError, UnknownMember
+from stratagem.expr import compiled
+
+#: Names every expression may use for the literals YAML authors tend to write.
+LITERALS: dict[str, Any] = {
+    "true": True,
+    "false": False,
+    "none": None,
+    "True": True,
+    "False": False,
+    "None": None,
+}
+
+MAX_EXPRESSION_LENGTH = 2000
+MAX_POWER = 1000
+MAX_LENGTH = 100_000  # the longest text or list `+` and `*` make (simpleeval's bound)
+MAX_DEPTH = 50  # expressions evaluated inside one another (simpleeval)
+LARGE = 10**9  # what ratio(a, 0) answers: "infinitely many times more"
+
+
+class ExpressionError(StratagemError):
+    """An expression in a rule file is malformed or failed to evaluate."""
+
+
+def _safe_power(a: Any, b: Any) -> Any:
+    if abs(b) > MAX_POWER or abs(a) > 10**6:
+        raise ExpressionError(f"{a} ** {b} is too large to compute")
+    return a**b
+
+
+def _add(a: Any, b: Any) -> Any:
+    if type(a) is int and type(b) is int:  # the common case, answered first
+        return a + b
+    if hasattr(a, "__len__") and hasattr(b, "__len__") and len(a) + len(b) > MAX_LENGTH:
+        raise ExpressionError(f"joining these would make text or a list longer than "
+                              f"{MAX_LENGTH:,}")
+    return a + b
+
+
+def _mult(a: Any, b: Any) -> Any:
+    if type(a) is int and type(b) is int:
+        return a * b
+    if (hasattr(a, "__len__") and b * len(a) > MAX_LENGTH) or (
+            hasattr(b, "__len__") and a * len(b) > MAX_LENGTH):
+        raise ExpressionError(f"repeating this would make text or a list longer than "
+                              f"{MAX_LENGTH:,}")
+    return a * b
+
+
+def _div(a: Any, b: Any) -> Any:
+    if b == 0:
+        raise ExpressionError("division by zero", hint="guard the divisor, e.g. `x / max(n, 1)`")
+    if isinstance(a, int) and isinstance(b, int):
+        q, r = divmod(a, b)
+        return q if r == 0 else Fraction(a, b)
+    return a / b
+
+
+def _floordiv(a: Any, b: Any) -> Any:
+    if b == 0:
+        raise ExpressionError("division by zero", hint="guard the divisor, e.g. `x // max(n, 1)`")
+    return a // b
+
+
+def _mod(a: Any, b: Any) -> Any:
+    if b == 0:
+        raise ExpressionError("modulo by zero")
+    return a % b
+
+
+OPERATORS: dict[type, Callable[..., Any]] = {
+    ast.Add: _add,  # bounds the length of joined text and lists
+    ast.Sub: op.sub,
+    ast.Mult: _mult,  # no 'x' * 10**9
+    ast.Div: _div,
+    ast.FloorDiv: _floordiv,
+    ast.Mod: _mod,
+    ast.Pow: _safe_power,
+    ast.Eq: op.eq,
+    ast.NotEq: op.ne,
+    ast.Gt: op.gt,
+    ast.Lt: op.lt,
+    ast.GtE: op.ge,
+    ast.LtE: op.le,
+    ast.Not: op.not_,
+    ast.USub: op.neg,
+    ast.UAdd: op.pos,
+    ast.In: lambda a, b: a in b,
+    ast.NotIn: lambda a, b: a not in b,
+    ast.Is: op.is_,
+    ast.IsNot: op.is_not,
+}
+
+
+#: How the operators rule expressions lack are written, for the error that refuses them.
+_SYMBOLS: dict[type, str] = {
+    ast.LShift: "<<", ast.RShift: ">>", ast.BitOr: "|", ast.BitAnd: "&", ast.BitXor: "^",
+    ast.MatMult: "@", ast.Invert: "~",
+}
+
+
+def _int_if_whole(x: Any) -> Any:
+    if isinstance(x, Fraction) and x.denominator == 1:
+        return x.numerator
+    if isinstance(x, float) and x.is_integer():
+        return int(x)
+    return x
+
+
+def round_up(x: Any) -> int:
+    """Round toward +infinity (exact for fractions)."""
+    return math.ceil(x)
+
+
+def round_down(x: Any) -> int:
+    """Round toward -infinity (exact for fractions)."""
+    return math.floor(x)
+
+
+def round_half_up(x: Any) -> int:
+    """Round to nearest, halves away from zero (as people round: 2.5 -> 3)."""
+    f = Fraction(x) if not isinstance(x, float) else Fraction(str(x))
+    sign = -1 if f < 0 else 1
+    return sign * math.floor(abs(f) + Fraction(1, 2))
+
+
+def clamp(x: Any, lo: Any, hi: Any) -> Any:
+    return max(lo, min(hi, x))
+
+
+def avg(xs: Iterable[Any]) -> Any:
+    items = list(xs)
+    if not items:
+        return 0
+    return _int_if_whole(_div(sum(items), len(items)) if all(
+        isinstance(v, int) for v in items) else sum(items) / len(items))
+
+
+def ratio(a: Any, b: Any) -> Any:
+    """a / b, or a very large number when b is 0 (and a is not)."""
+    if b == 0:
+        return 0 if a == 0 else LARGE
+    return _div(a, b)
+
+
+def pairs(xs: Iterable[Any]) -> list[tuple[Any, Any]]:
+    items = list(xs)
+    return [(items[i], items[j]) for i in range(len(items)) for j in range(i + 1, len(items))]
+
+
+def _sorted(xs: Iterable[Any], key: str | None = None, reverse: bool = False) -> list[Any]:
+    """``sorted(units, key='br', reverse=true)``: ``key`` names an attribute."""
+    items = list(xs)
+    if key is None:
+        return sorted(items, reverse=reverse)
+    if not isinstance(key, str) or key.startswith("_"):
+        raise ExpressionError("sorted(): key must name a field, e.g. key='br'")
+    return sorted(items, key=lambda item: getattr(item, key), reverse=reverse)
+
+
+def _first(xs: Iterable[Any], default: Any = None) -> Any:
+    for x in xs:
+        return x
+    return default
+
+
+def _count(xs: Iterable[Any]) -> int:
+    return sum(1 for x in xs if x)
+
+
+def _number(x: Any) -> Any:
+    """Show a number plainly: whole fractions become ints, others floats."""
+    x = _int_if_whole(x)
+    if isinstance(x, Fraction):
+        return float(x)
+    return x
+
+
+BASE_FUNCTIONS: dict[str, Callable[..., Any]] = {
+    "min": min,
+    "max": max,
+    "abs": abs,
+    "sum": sum,
+    "len": len,
+    "any": any,
+    "all": all,
+    "int": int,
+    "float": float,
+    "str": str,
+    "bool": bool,
+    "range": lambda *a: range(*a) if len(range(*a)) <= 100_000 else _too_long(),
+    "sorted": _sorted,
+    "reversed": lambda xs: list(reversed(list(xs))),
+    "floor": round_down,
+    "ceil": round_up,
+    "round_up": round_up,
+    "round_down": round_down,
+    "round_half_up": round_half_up,
+    "clamp": clamp,
+    "avg": avg,
+    "count": _count,
+    "ratio": ratio,
+    "pairs": pairs,
+    "first": _first,
+    "number": _number,
+}
+
+
+def _too_long() -> Any:
+    raise ExpressionError("range() is limited to 100,000 items")
+
+
+@mypyc_attr(native_class=False)
+class _NameCollector(ast.NodeVisitor):
+    """Free names of an expression: names read, minus comprehension variables and callees."""
+
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+        self.calls: set[str] = set()
+        self._bound: list[set[str]] = []
+
+    def visit_Name(self, node: ast.Name) -> None:
+        if not any(node.id in scope for scope in self._bound):
+            self.names.add(node.id)
+
+    def visit_Call(self, node: ast.Call) -> None:
+        if isinstance(node.func, ast.Name):
+            self.calls.add(node.func.id)
+        else:
+            self.visit(node.func)
+        for arg in node.args:
+            self.visit(arg)
+        for kw in node.keywords:
+            self.visit(kw.value)
+
+    def _comprehension(self, node: Any) -> None:
+        # The first iterable is read in the enclosing scope; later iterables, the
+        # conditions and the element see every target bound so far.
+        bound: set[str] = set()
+        for i, gen in enumerate(node.generators):
+            if i == 0:
+                self.visit(gen.iter)
+                self._bound.append(bound)
+            else:
+                self.visit(gen.iter)
+            for target in ast.walk(gen.target):
+                if isinstance(target, ast.Name):
+                    bound.add(target.id)
+            for cond in gen.ifs:
+                self.visit(cond)
+        for part in ("elt", "key", "value"):
+            if hasattr(node, part):
+                self.visit(getattr(node, part))
+        self._bound.pop()
+
+    def visit_ListComp(self, node: ast.ListComp) -> None:
+        self._comprehension(node)
+
+    def visit_GeneratorExp(self, node: ast.GeneratorExp) -> None:
+        self._comprehension(node)
+
+    def visit_SetComp(self, node: ast.SetComp) -> None:
+        self._comprehension(node)
+
+    def visit_DictComp(self, node: ast.DictComp) -> None:
+        self._comprehension(node)
+
+
+_ALLOWED_NODES = (
+    ast.Expression, ast.Expr, ast.Name, ast.Load, ast.Store, ast.Constant, ast.UnaryOp,
+    ast.BinOp, ast.BoolOp, ast.Compare, ast.IfExp, ast.Call, ast.keyword, ast.Subscript,
+    ast.Attribute, ast.Slice, ast.List, ast.Tuple, ast.Dict, ast.ListComp, ast.GeneratorExp,
+    ast.DictComp, ast.comprehension, ast.operator, ast.unaryop, ast.boolop, ast.cmpop,
+    ast.expr_context,
+)
+
+
+@mypyc_attr(native_class=False)
+class Frame(dict):  # type: ignore[type-arg]
+    """Local names of one procedure or formula call, with the ruleset's constants behind them
+    (read, never copied: a call costs nothing per constant)."""
+
+    __slots__ = ("constants",)
+
+    def __init__(self, constants: Mapping[str, Any], *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.constants = constants
+
+    def __missing__(self, key: str) -> Any:
+        return self.constants[key]
+
+    def __contains__(self, key: object) -> bool:
+        return dict.__contains__(self, key) or key in self.constants
+
+    def get(self, key: str, default: Any = None) -> Any:
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
+    @staticmethod
+    def over(constants: Mapping[str, Any]) -> Callable[..., Frame]:
+        """A maker of frames that all see ``constants``, called like ``dict``. A frame
+        made this way runs no Python code to be made (a procedure call makes one)."""
+        return type("Frame", (_BoundFrame,), {"__slots__": (), "constants": constants})
+
+
+@mypyc_attr(native_class=False)
+class _BoundFrame(Frame):
+    """A frame whose constants belong to its class (see :meth:`Frame.over`)."""
+
+    __slots__ = ()
+    __init__ = dict.__init__
+
+
+@mypyc_attr(native_class=False)
+class _Literals(ast.NodeTransformer):
+    """Turn `true`, `false`, `none` (YAML habits) into constants, and fold tuples of
+    constants (and the list after `in`) into one constant, built once."""
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if node.id in LITERALS:
+            return ast.copy_location(ast.Constant(LITERALS[node.id]), node)
+        return node
+
+    def visit_Tuple(self, node: ast.Tuple) -> ast.AST:
+        self.generic_visit(node)
+        return _folded(node) or node
+
+    def visit_Compare(self, node: ast.Compare) -> ast.AST:
+        self.generic_visit(node)
+        for i, (cmp, right) in enumerate(zip(node.ops, node.comparators)):
+            if isinstance(cmp, (ast.In, ast.NotIn)) and isinstance(right, (ast.List, ast.Set)):
+                node.comparators[i] = _folded(right) or right
+        return node
+
+
+def _folded(node: ast.Tuple | ast.List | ast.Set) -> ast.Constant | None:
+    if all(isinstance(e, ast.Constant) for e in node.elts):
+        # all() made every element a Constant, which mypy cannot see through
+        values = tuple(e.value for e in node.elts)  # type: ignore[attr-defined]
+        # a tuple of constants is a Constant's value (CPython folds to them), typeshed omits it
+        return ast.copy_location(ast.Constant(values), node)  # type: ignore[arg-type]
+    return None
+
+
+@dataclass(frozen=True)
+class Expr:
+    """A compiled expression: its text, parsed tree, free names and called functions."""
+
+    text: str
+    node: ast.AST = field(repr=False, compare=False)
+    names: frozenset[str]
+    calls: frozenset[str]
+    location: Location | None = field(default=None, compare=False)
+    constant: Any = field(default=None, compare=False)
+    is_constant: bool = field(default=False, compare=False)
+    #: For a bare name or a chain like ``side.units``: the names, read without simpleeval.
+    path: tuple[str, ...] | None = field(default=None, compare=False)
+    #: [evaluator namespace, function]: the compiled form, made on first use
+    compiled: list[Any] = field(default_factory=list, compare=False, repr=False)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def compile_expr(text: Any, location: Location | None = None) -> Expr:
+    """Parse an expression once. Numbers and booleans are constant expressions.
+
+    Raises :class:`ExpressionError` with the position of the mistake.
+    """
+    if isinstance(text, (bool, int, float)) or text is None:
+        return Expr(repr(text), ast.Constant(text), frozenset(), frozenset(), location, text, True)
+    if not isinstance(text, str):
+        raise ExpressionError(
+            f"expected an expression (text or a number), got {type(text).__name__}",
+            location=location,
+        )
+    source = text.strip()
+    if not source:
+        raise ExpressionError("empty expression", location=location,
+                              hint="write a value, e.g. `0`, or remove the key")
+    if len(source) > MAX_EXPRESSION_LENGTH:
+        raise ExpressionError(
+            f"expression is {len(source)} characters long; the limit is {MAX_EXPRESSION_LENGTH}",
+            location=location, hint="split it into several `set` values or a formula",
+        )
+    try:
+        # Parenthesised, so an expression may run over several lines of a YAML block.
+        tree = ast.parse(f"({source}\n)", mode="eval")
+    except SyntaxError as err:
+        line_no = (err.lineno or 1)
+        col = (err.offset or 2) - (1 if line_no == 1 else 0)
+        if line_no > 1:
+            lines = source.splitlines()
+            source_line = lines[line_no - 1] if line_no - 1 < len(lines) else source
+            caret = f"  {source_line}\n  {' ' * max(col - 1, 0)}^"
+            raise ExpressionError(
+                f"cannot read expression (line {line_no} of it): {err.msg}",
+                location=location, context=caret,
+                hint="expressions use Python-like syntax: `a + b`, `x if c else y`, `f(x)`",
+            ) from None
+        caret = f"  {source}\n  {' ' * (col - 1)}^"
+        where = location
+        if location is not None and location.line is not None and "\n" not in source:
+            where = Location(location.file, location.line, (location.column or 1) + col - 1,
+                             location.path)
+        raise ExpressionError(
+            f"cannot read expression `{source}`: {err.msg}",
+            location=where, context=caret,
+            hint="expressions use Python-like syntax: `a + b`, `x if c else y`, `f(x)`",
+        ) from None
+    for node in ast.walk(tree):
+        if not isinstance(node, _ALLOWED_NODES):
+            raise ExpressionError(
+                f"`{source}` uses {type(node).__name__}, which rule expressions do not allow",
+                location=location,
+                hint="use arithmetic, comparisons, `and/or/not`, `x if c else y` and functions",
+            )
+        if isinstance(node, ast.Call) and not isinstance(node.func, ast.Name):
+            raise ExpressionError(
+                f"`{source}` calls a method; rule expressions call only functions",
+                location=location,
+                hint="expressions never change the state: use a function such as len(), "
+                     "sorted(), sum(), or a step such as `update`",
+            )
+        if isinstance(node, ast.Name) and node.id.startswith("_"):
+            raise ExpressionError(f"`{source}`: names starting with '_' are not allowed",
+                                  location=location)
+        if isinstance(node, ast.Attribute) and node.attr.startswith("_"):
+            raise ExpressionError(f"`{source}`: names starting with '_' are not allowed",
+                                  location=location)
+        if isinstance(node, (ast.operator, ast.unaryop, ast.cmpop)) and type(node) not in OPERATORS:
+            symbol = _SYMBOLS.get(type(node), type(node).__name__)
+            raise ExpressionError(
+                f"`{source}` uses the operator {symbol}, which rule expressions do not have",
+                location=location,
+                hint="use + - * / // % ** and comparisons; `not`, `and`, `or` for truth values")
+        if isinstance(node, ast.comprehension) and not all(
+                isinstance(t, (ast.Name, ast.Tuple, ast.List, ast.Store))
+                for t in ast.walk(node.target)):
+            raise ExpressionError(f"`{source}`: a comprehension may only name its variables "
+                                  "(`for x in ...`, `for a, b in ...`)", location=location)
+    tree = _Literals().visit(tree)
+    collector = _NameCollector()
+    collector.visit(tree)
+    body = tree.body
+    if isinstance(body, ast.Constant):
+        return Expr(source, body, frozenset(), frozenset(), location, body.value, True)
+    names = frozenset(collector.names)
+    return Expr(source, body, names, frozenset(collector.calls), location, path=_path(body))
+
+
+def _path(node: ast.AST) -> tuple[str, ...] | None:
+    """``a`` → ('a',); ``a.b.c`` → ('a', 'b', 'c'); anything else → None."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return tuple(reversed(parts))
+
+
+#: Result types simpleeval need not inspect for forbidden functions or modules: plain
+#: values, and the engine's own state objects (which register themselves here).
+SAFE_RESULT_TYPES: set[type] = {int, float, str, bool, type(None), Fraction}
+
+
+@mypyc_attr(native_class=False)
+class _Functions(dict):  # type: ignore[type-arg]
+    """The evaluator's functions, mirrored into the globals of its compiled expressions
+    (rulesets add their formulas after the evaluator is made)."""
+
+    def __init__(self, namespace: dict[str, Any], functions: Mapping[str, Any]) -> None:
+        super().__init__()
+        self.namespace = namespace
+        self.update(functions)
+
+    def __setitem__(self, name: str, fn: Any) -> None:
+        super().__setitem__(name, fn)
+        self.namespace[compiled.global_name(name)] = fn
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        for name, fn in dict(*args, **kwargs).items():
+            self[name] = fn
+
+
+#: The evaluators: ``compiled`` (the default) turns each expression into a Python function
+#: once; ``simpleeval`` walks the tree with simpleeval every time. They give the same
+#: results (the tests compare them); the environment variable STRATAGEM_EVALUATOR picks
+#: one, e.g. to check a surprising result against the reference.
+EVALUATORS = ("compiled", "simpleeval")
+
+
+class Evaluator:
+    """Evaluates compiled expressions with a fixed set of functions.
+
+    One evaluator serves a whole ruleset. The compiled evaluator turns each expression
+    into a Python function on its first use (:mod:`stratagem.expr.compiled`); the
+    simpleeval evaluator keeps a small stack of simpleeval instances so nested
+    evaluations (derived values, formulas) never share one.
+    """
+
+    def __init__(self, functions: Mapping[str, Callable[..., Any]] | None = None,
+                 mode: str | None = None,
+                 attribute: Callable[[Any, str], Any] = compiled.read_attribute) -> None:
+        mode = mode or os.environ.get("STRATAGEM_EVALUATOR") or "compiled"
+        if mode not in EVALUATORS:
+            raise StratagemError(f"unknown evaluator '{mode}'",
+                                 hint="STRATAGEM_EVALUATOR is 'compiled' or 'simpleeval'")
+        self.mode = mode
+        self.attribute = attribute
+        self.namespace = compiled.namespace({}, OPERATORS, attribute)
+        self.functions = _Functions(self.namespace, BASE_FUNCTIONS)
+        if functions:
+            self.functions.update(functions)
+        self._pool: list[EvalWithCompoundTypes] = []
+        self._depth = 0
+
+    def _make(self) -> EvalWithCompoundTypes:
+        from stratagem.expr.simple import RuleEval
+
+        ev = RuleEval(operators=dict(OPERATORS), functions=self.functions, names={})
+        ev.ATTR_INDEX_FALLBACK = False
+        ev.attribute = self.attribute
+        return ev
+
+    def _function(self, expr: Expr) -> Callable[[Mapping[str, Any]], Any]:
+        slot = expr.compiled
+        if slot and slot[0] is self.namespace:
+            return slot[1]
+        fn = compiled.compile_function(expr.node, expr.text, self.namespace, OPERATORS)
+        slot[:] = [self.namespace, fn]
+        return fn
+
+    def eval(self, expr: Expr, scope: Mapping[str, Any]) -> Any:
+        slot = expr.compiled
+        try:
+            if slot and slot[0] is self.namespace:
+                return slot[1](scope)
+            if expr.is_constant:
+                return expr.constant
+            if self.mode == "compiled":
+                return self._function(expr)(scope)
+            return self._simpleeval(expr, scope)
+        except UnknownMember as err:
+            raise ExpressionError(f"`{expr.text}`: {err.message}", location=expr.location,
+                                  hint=err.hint) from None
+        except StratagemError as err:
+            if err.location is None:
+                err.location = expr.location
+            if err.message and not err.message.startswith("`"):
+                err.message = f"`{expr.text}`: {err.message}"
+            raise
+        except Exception as err:  # noqa: BLE001 - every failure becomes a rule-file error
+            raise _explain(err, expr, scope) from None
+
+    def _simpleeval(self, expr: Expr, scope: Mapping[str, Any]) -> Any:
+        path = expr.path
+        if path is not None:
+            try:
+                value = scope[path[0]]
+                for attr in path[1:]:
+                    value = self.attribute(value, attr)
+            except (KeyError, AttributeError, compiled.MethodRefused):
+                pass  # let simpleeval explain the mistake
+            else:
+                if not callable(value):
+                    return value
+        depth = self._depth
+        if depth >= MAX_DEPTH:
+            raise ExpressionError(
+                f"`{expr.text}` recurses too deeply (a derived value or formula that uses itself?)",
+                location=expr.location)
+        if depth == len(self._pool):
+            self._pool.append(self._make())
+        ev = self._pool[depth]
+        ev.names = scope
+        self._depth = depth + 1
+        try:
+            return ev.eval(expr.text, previously_parsed=expr.node)
+        finally:
+            self._depth = depth
+
+
+def _explain(err: Exception, expr: Expr, scope: Mapping[str, Any]) -> Exception:
+    """What went wrong in an expression, in the rule writer's terms."""
+    text = expr.text
+    if isinstance(err, NameNotDefined):
+        return ExpressionError(f"`{text}`: the name '{err.name}' is not defined here",
+                               location=expr.location)
+    if isinstance(err, KeyError) and err.args and err.args[0] in expr.names and (
+            err.args[0] not in scope):
+        return ExpressionError(f"`{text}`: the name '{err.args[0]}' is not defined here",
+                               location=expr.location)
+    if isinstance(err, (AttributeDoesNotExist, AttributeError)):
+        attr = getattr(err, "attr", None) or getattr(err, "name", None)
+        return ExpressionError(f"`{text}`: no field or value called '{attr}'",
+                               location=expr.location)
+    if isinstance(err, compiled.MissingEntry):
+        return ExpressionError(f"`{text}` failed: no entry {err.key!r}", location=expr.location)
+    if isinstance(err, compiled.MethodRefused):
+        return ExpressionError(f"`{text}`: '.{err.attr}' is a method; rule expressions use "
+                               "values and functions only", location=expr.location)
+    if isinstance(err, FunctionNotDefined):
+        return ExpressionError(f"`{text}`: unknown function '{err.func_name}'",
+                               location=expr.location)
+    if isinstance(err, NameError):
+        name = compiled.function_name(getattr(err, "name", "") or "")
+        return ExpressionError(f"`{text}`: unknown function '{name}'", location=expr.location)
+    if isinstance(err, (IterableTooLong, NumberTooHigh, compiled.TooManyItems,
+                        FeatureNotAvailable, InvalidExpression)):
+        return ExpressionError(f"`{text}`: {err}", location=expr.location)
+    if isinstance(err, (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError,
+                        OverflowError, RecursionError)):
+        return ExpressionError(f"`{text}` failed: {_describe(err)}", location=expr.location)
+    raise err
+
+
+def _describe(err: Exception) -> str:
+    if isinstance(err, KeyError):
+        return f"no entry {err.args[0]!r}"
+    return str(err) or type(err).__name__

@@ -1,0 +1,75 @@
+"""The ``simpleeval`` evaluator's walker (``STRATAGEM_EVALUATOR=simpleeval``).
+
+It lives apart from :mod:`stratagem.expr.core` because that module is compiled by mypyc
+(setup.py), and a compiled module cannot subclass simpleeval's classes.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from typing import Any
+
+from simpleeval import (
+    AttributeDoesNotExist,
+    EvalWithCompoundTypes,
+    FeatureNotAvailable,
+    NameNotDefined,
+)
+
+from stratagem.errors import UnknownMember
+from stratagem.expr import compiled
+from stratagem.expr.core import SAFE_RESULT_TYPES
+
+
+class RuleEval(EvalWithCompoundTypes):
+    """simpleeval, skipping its result check for values that cannot hide a function.
+
+    Lists, dicts, functions and anything unknown are still checked.
+    """
+
+    def _eval(self, node: ast.AST) -> Any:
+        try:
+            handler = self.nodes[type(node)]
+        except KeyError:
+            raise FeatureNotAvailable(
+                f"Sorry, {type(node).__name__} is not available in this evaluator") from None
+        result = handler(node)
+        if type(result) not in SAFE_RESULT_TYPES:
+            self._check_disallowed_items(result)
+        return result
+
+    #: how to read ``owner.name`` (the evaluator's reader, the same as compiled code's)
+    attribute: Callable[[Any, str], Any] = staticmethod(compiled.read_attribute)
+
+    def _eval_attribute(self, node: ast.Attribute) -> Any:
+        # compile_expr already refused names starting with '_' and every method call; the
+        # reader refuses methods (even one handed to max(key=...) could change the state).
+        owner = self._eval(node.value)
+        try:
+            return self.attribute(owner, node.attr)
+        except UnknownMember:
+            raise
+        except AttributeError:
+            raise AttributeDoesNotExist(node.attr, self.expr) from None
+
+    def _eval_subscript(self, node: ast.Subscript) -> Any:
+        return compiled.item(self._eval(node.value), self._eval(node.slice))
+
+    def _eval_name(self, node: ast.Name) -> Any:
+        # Only the scope's names: a function is called, never handed out as a value.
+        try:
+            return self.names[node.id]
+        except KeyError:
+            raise NameNotDefined(node.id, self.expr) from None
+
+    def _check_disallowed_items(self, item: Any) -> None:
+        kind = type(item)
+        if kind in SAFE_RESULT_TYPES:
+            return
+        if kind in (list, tuple):
+            for element in item:
+                if type(element) not in SAFE_RESULT_TYPES:
+                    super()._check_disallowed_items(element)
+            return
+        super()._check_disallowed_items(item)

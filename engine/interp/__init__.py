@@ -1,0 +1,1 @@
+"""The interpreter: steps, the battle in progress, dice sources and the trace."""
