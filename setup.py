@@ -129,7 +129,7 @@ class BuildPy(build_py):
         return super().find_package_modules(package, package_dir)
 
 
-def plain(err: BaseException) -> None:
+def plain(err: object) -> None:
     print(f"stratagem: could not compile the engine ({err}); it will run as plain Python, "
           "which is slower", file=sys.stderr)
 
@@ -141,7 +141,10 @@ def ext_modules() -> list:
         return [Extension("stratagem.native__mypyc", sources=[])]
     try:
         return extensions()
-    except (Exception, SystemExit) as err:  # noqa: BLE001 - a type error, say
+    except SystemExit:  # mypyc printed the type errors it found
+        plain("mypyc found the errors above")
+        return []
+    except Exception as err:  # noqa: BLE001 - plain Python still works
         plain(err)
         return []
 

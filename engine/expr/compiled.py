@@ -211,13 +211,14 @@ def compile_function(node: ast.AST, text: str, namespace: dict[str, Any],
         statements.append(ast.Assign([ast.Name(_BUDGET, ast.Store())],
                                      ast.List([ast.Constant(0)], ast.Load())))
     statements.append(ast.Return(body))
-    function = ast.FunctionDef(
-        name="expression",
-        args=ast.arguments(posonlyargs=[], args=[ast.arg(_SCOPE)], kwonlyargs=[],
-                           kw_defaults=[], defaults=[]),
-        body=statements, decorator_list=[], returns=None)
+    parts: dict[str, Any] = {
+        "name": "expression",
+        "args": ast.arguments(posonlyargs=[], args=[ast.arg(_SCOPE)], kwonlyargs=[],
+                              kw_defaults=[], defaults=[]),
+        "body": statements, "decorator_list": [], "returns": None}
     if "type_params" in ast.FunctionDef._fields:  # Python 3.12+
-        function.type_params = []  # type: ignore[attr-defined]  # mypy checks as Python 3.11
+        parts["type_params"] = []
+    function = ast.FunctionDef(**parts)
     module = ast.fix_missing_locations(ast.Module([function], type_ignores=[]))
     code = compile(module, f"<expression {text[:60]}>", "exec")
     local: dict[str, Any] = {}
