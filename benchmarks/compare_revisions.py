@@ -10,6 +10,10 @@ turns: for every scenario, ROUNDS times revision A then revision B, each run a
 new process fighting N battles without a trace after loading the scenario
 (as `bench_battles.py` does). The best run of each counts. Prints ms a battle
 and the ratio B/A (below 1: B is faster).
+
+A revision with setup.py is compiled as an install compiles it (mypyc, in its own
+folder; a minute or so each), unless --pure is given: then both run as plain Python.
+The table says which engine each ran.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ SCENARIOS = ("gurps", "mazes-minotaurs", "war-machine", "skirmish")
 CHILD = """
 import gc, sys, time
 sys.path.insert(0, sys.argv[1])
+import stratagem
 from stratagem.api import load_scenario, run_battle
 scenario = load_scenario(sys.argv[2])
 gc.freeze()
@@ -35,30 +40,36 @@ n = int(sys.argv[3])
 started = time.perf_counter()
 for seed in range(n):
     run_battle(scenario, seed=seed, tracing=False)
-print((time.perf_counter() - started) / n * 1000)
+print(getattr(stratagem, "BUILD", "plain"), (time.perf_counter() - started) / n * 1000)
 """
 
 
-def export(revision: str | None, into: Path) -> Path:
+def export(revision: str | None, into: Path, compile_: bool) -> Path:
     """The engine at ``revision`` (None: the work tree) in ``into``, importable as
-    ``stratagem`` from ``into/pkgroot``."""
+    ``stratagem`` from ``into/pkgroot``, compiled if ``compile_`` and it can be."""
     if revision is None:
-        shutil.copytree(ROOT, into, ignore=shutil.ignore_patterns(".git", ".venv", "*.pyc"))
+        shutil.copytree(ROOT, into, ignore=shutil.ignore_patterns(
+            ".git", ".venv", "*.pyc", "build", "*.so", "*.pyd", "compiled.json"))
     else:
         into.mkdir()
         archive = subprocess.run(["git", "-C", str(ROOT), "archive", revision],
                                  check=True, capture_output=True).stdout
         subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    if compile_ and (into / "setup.py").is_file():
+        subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"], cwd=into,
+                       check=True, capture_output=True)
     (into / "pkgroot").mkdir()
     (into / "pkgroot" / "stratagem").symlink_to(into / "engine", target_is_directory=True)
     return into
 
 
-def ms_per_battle(tree: Path, scenario: str, n: int) -> float:
+def ms_per_battle(tree: Path, scenario: str, n: int) -> tuple[str, float]:
+    """Which engine ran, and its ms a battle."""
     path = tree / "benchmarks" / "scenarios" / f"{scenario}-12v12.yaml"
     out = subprocess.run([sys.executable, "-c", CHILD, str(tree / "pkgroot"), str(path), str(n)],
                          check=True, capture_output=True, text=True, cwd=tree).stdout
-    return float(out.strip().splitlines()[-1])
+    build, ms = out.strip().splitlines()[-1].split()
+    return build, float(ms)
 
 
 def main() -> int:
@@ -70,19 +81,23 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=4, help="runs of each (default 4)")
     parser.add_argument("--scenario", action="append", choices=SCENARIOS,
                         help="only these scenarios (repeatable; default: all)")
+    parser.add_argument("--pure", action="store_true",
+                        help="run both as plain Python (do not compile either)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        tree_a = export(args.a, Path(tmp) / "a")
-        tree_b = export(args.b, Path(tmp) / "b")
+        tree_a = export(args.a, Path(tmp) / "a", not args.pure)
+        tree_b = export(args.b, Path(tmp) / "b", not args.pure)
         print(f"| scenario | A {args.a} (ms) | B {args.b or 'work tree'} (ms) | B/A |")
         print("| --- | ---: | ---: | ---: |")
         for scenario in args.scenario or SCENARIOS:
             best_a = best_b = float("inf")
             for _ in range(args.rounds):
-                best_a = min(best_a, ms_per_battle(tree_a, scenario, args.n))
-                best_b = min(best_b, ms_per_battle(tree_b, scenario, args.n))
-            print(f"| {scenario} | {best_a:.3f} | {best_b:.3f} | {best_b / best_a:.3f} |",
-                  flush=True)
+                build_a, ms = ms_per_battle(tree_a, scenario, args.n)
+                best_a = min(best_a, ms)
+                build_b, ms = ms_per_battle(tree_b, scenario, args.n)
+                best_b = min(best_b, ms)
+            print(f"| {scenario} | {best_a:.3f} ({build_a}) | {best_b:.3f} ({build_b}) | "
+                  f"{best_b / best_a:.3f} |", flush=True)
     return 0
 
 
