@@ -99,11 +99,12 @@ class BuildExt(build_ext):
             self.parallel = os.cpu_count() or 1
 
     def run(self) -> None:
-        # Compiled modules left in engine/ by an earlier editable install, that this build
-        # may not make again (a module no longer compiled), would shadow their sources.
-        for old in [*(HERE / "engine").rglob("*.so"), *(HERE / "engine").rglob("*.pyd")]:
-            old.unlink()
-        (HERE / "engine" / native.MANIFEST).unlink(missing_ok=True)
+        if self.inplace:  # an editable install: the compiled modules go into engine/
+            # Those left by an earlier one, that this build may not make again (a module no
+            # longer compiled), would shadow their sources.
+            for old in [*(HERE / "engine").rglob("*.so"), *(HERE / "engine").rglob("*.pyd")]:
+                old.unlink()
+            (HERE / "engine" / native.MANIFEST).unlink(missing_ok=True)
         if not self.extensions:
             return
         try:
