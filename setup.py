@@ -131,7 +131,10 @@ class BuildPy(build_py):
 
 
 def plain(err: object) -> None:
-    print(f"stratagem: could not compile the engine ({err}); it will run as plain Python, "
+    reason = str(err).splitlines()[0] if str(err) else type(err).__name__
+    if len(reason) > 160:
+        reason = reason[:160] + "..."
+    print(f"stratagem: could not compile the engine ({reason}); it will run as plain Python, "
           "which is slower", file=sys.stderr)
 
 
