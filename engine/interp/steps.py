@@ -91,14 +91,13 @@ def _short(loc: Location | None) -> str | None:
     return f"{name}:{loc.line}" if loc.line else name
 
 
-@mypyc_attr(native_class=False)
-class Block(list):  # type: ignore[type-arg]
+class Block:
     """The steps of a procedure or a branch, and (``untraced``) the same without the steps
     that only add to the trace."""
 
     def __init__(self, steps: list[Step] | None = None) -> None:
-        super().__init__(steps or [])
-        self.untraced = [step for step in self if not step.trace_only]
+        self.steps: list[Step] = steps or []
+        self.untraced = [step for step in self.steps if not step.trace_only]
         #: the block only adds to the trace
         self.trace_only = not self.untraced
 
@@ -106,7 +105,7 @@ class Block(list):  # type: ignore[type-arg]
 def run_block(run: Run, steps: Block, scope: dict[str, Any]) -> None:
     """Run the steps of a block in order. Its steps count against the battle's bound on
     steps as the block starts (a loop's body counts once per turn)."""
-    block = steps if run.tracing else steps.untraced
+    block = steps.steps if run.tracing else steps.untraced
     run.steps += len(block)
     if run.steps > run.max_steps and block:
         run.too_many_steps(block[0])
