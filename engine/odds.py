@@ -23,7 +23,7 @@ def outcome_of(ruleset: Ruleset, root: Any) -> str:
     first reported battle field."""
     expr = ruleset.outcome
     if expr is not None:
-        value = ruleset.evaluator.eval(expr, ruleset.frame(battle=root))
+        value = ruleset.evaluator.eval(expr, {"battle": root})
     else:
         names = ruleset.report.get("battle") or []
         value = root.member(names[0]) if names else None

@@ -6,8 +6,11 @@ subscripts, literals, comprehensions, attribute reads, calls of named functions)
 module rewrites that tree so that nothing in it can reach Python itself, then compiles
 it once into a function of the scope:
 
-- a name ``x`` becomes ``scope['x']`` (comprehension variables stay local), and
-  ``d[k]`` becomes ``item(d, k)`` (so a missing entry is told from a missing name);
+- a name ``x`` becomes ``scope['x']`` (comprehension variables stay local); a name that
+  is also a constant of the ruleset becomes ``scope['x'] if 'x' in scope else <constant>``,
+  so a procedure's scope is a plain dict that holds only its own names (the constants are
+  globals of the function, bound once); ``d[k]`` becomes ``item(d, k)`` (so a missing
+  entry is told from a missing name);
 - a call ``f(a)`` calls the evaluator's function ``f`` (a global of the compiled
   function, which has no builtins at all);
 - ``a.b`` becomes ``attr(a, 'b')``, which refuses methods (names starting with ``_``
@@ -24,7 +27,7 @@ battle comparison in `tests/engine/test_evaluators.py` check it), several times 
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 from mypy_extensions import mypyc_attr
@@ -87,6 +90,11 @@ _ITEMS = "__items"
 _ITEM = "__item"
 
 
+def constant_name(name: str) -> str:
+    """The global through which compiled code reads a constant of the ruleset."""
+    return f"__k_{name}"
+
+
 def global_name(function: str) -> str:
     """The global through which compiled code calls a rule-file function."""
     return f"__f_{function}"
@@ -102,8 +110,9 @@ _NATIVE_BINOPS = (ast.Sub,)
 
 @mypyc_attr(native_class=False)
 class _Rewrite(ast.NodeTransformer):
-    def __init__(self, operators: Mapping[type, Any]) -> None:
+    def __init__(self, operators: Mapping[type, Any], constants: Collection[str]) -> None:
         self.operators = operators
+        self.constants = constants
         self.bound: list[set[str]] = []
         self.uses_budget = False
 
@@ -111,8 +120,12 @@ class _Rewrite(ast.NodeTransformer):
     def visit_Name(self, node: ast.Name) -> ast.AST:
         if isinstance(node.ctx, ast.Store) or any(node.id in b for b in self.bound):
             return node
-        return ast.copy_location(
-            ast.Subscript(ast.Name(_SCOPE, ast.Load()), ast.Constant(node.id), ast.Load()), node)
+        scope = ast.Name(_SCOPE, ast.Load())
+        read: ast.expr = ast.Subscript(scope, ast.Constant(node.id), ast.Load())
+        if node.id in self.constants:
+            read = ast.IfExp(ast.Compare(ast.Constant(node.id), [ast.In()], [scope]), read,
+                             ast.Name(constant_name(node.id), ast.Load()))
+        return ast.copy_location(read, node)
 
     def visit_Call(self, node: ast.Call) -> ast.AST:
         assert isinstance(node.func, ast.Name)  # compile_expr refused every other callee
@@ -199,12 +212,14 @@ class UnsupportedSyntax(Exception):
 
 
 def compile_function(node: ast.AST, text: str, namespace: dict[str, Any],
-                     operators: Mapping[type, Any]) -> Callable[[Mapping[str, Any]], Any]:
+                     operators: Mapping[type, Any], constants: Collection[str] = ()
+                     ) -> Callable[[Mapping[str, Any]], Any]:
     """A function ``f(scope)`` computing the (already validated) expression tree ``node``.
 
-    ``namespace`` holds the functions and helpers as globals (see :func:`namespace`).
+    ``namespace`` holds the functions and helpers as globals (see :func:`namespace`), and
+    the value of each name in ``constants`` (see :func:`constant_name`).
     """
-    rewrite = _Rewrite(operators)
+    rewrite = _Rewrite(operators, constants)
     body = rewrite.visit(_copy(node))
     statements: list[ast.stmt] = []
     if rewrite.uses_budget:

@@ -309,8 +309,9 @@ _ALLOWED_NODES = (
 
 @mypyc_attr(native_class=False)
 class Frame(dict):  # type: ignore[type-arg]
-    """Local names of one procedure or formula call, with the ruleset's constants behind them
-    (read, never copied: a call costs nothing per constant)."""
+    """Names with constants behind them, for evaluating an expression by hand (a battle's
+    procedures use plain dicts: the evaluator reads the ruleset's constants itself, see
+    :meth:`Evaluator.set_constants`)."""
 
     __slots__ = ("constants",)
 
@@ -329,20 +330,6 @@ class Frame(dict):  # type: ignore[type-arg]
             return self[key]
         except KeyError:
             return default
-
-    @staticmethod
-    def over(constants: Mapping[str, Any]) -> Callable[..., Frame]:
-        """A maker of frames that all see ``constants``, called like ``dict``. A frame
-        made this way runs no Python code to be made (a procedure call makes one)."""
-        return type("Frame", (_BoundFrame,), {"__slots__": (), "constants": constants})
-
-
-@mypyc_attr(native_class=False)
-class _BoundFrame(Frame):
-    """A frame whose constants belong to its class (see :meth:`Frame.over`)."""
-
-    __slots__ = ()
-    __init__ = dict.__init__
 
 
 @mypyc_attr(native_class=False)
@@ -545,6 +532,8 @@ class Evaluator:
         self.mode = mode
         self.attribute = attribute
         self.namespace = compiled.namespace({}, OPERATORS, attribute)
+        #: the ruleset's constants: names every expression may read after its scope's own
+        self.constants: Mapping[str, Any] = {}
         self.functions = _Functions(self.namespace, BASE_FUNCTIONS)
         if functions:
             self.functions.update(functions)
@@ -559,11 +548,19 @@ class Evaluator:
         ev.attribute = self.attribute
         return ev
 
+    def set_constants(self, constants: Mapping[str, Any]) -> None:
+        """The constants every expression sees behind its scope's names (before any is
+        compiled: compiled expressions hold them)."""
+        self.constants = constants
+        for name, value in constants.items():
+            self.namespace[compiled.constant_name(name)] = value
+
     def _function(self, expr: Expr) -> Callable[[Mapping[str, Any]], Any]:
         slot = expr.compiled
         if slot and slot[0] is self.namespace:
             return slot[1]
-        fn = compiled.compile_function(expr.node, expr.text, self.namespace, OPERATORS)
+        fn = compiled.compile_function(expr.node, expr.text, self.namespace, OPERATORS,
+                                       self.constants)
         slot[:] = [self.namespace, fn]
         return fn
 
@@ -590,6 +587,10 @@ class Evaluator:
             raise _explain(err, expr, scope) from None
 
     def _simpleeval(self, expr: Expr, scope: Mapping[str, Any]) -> Any:
+        if self.constants:
+            from stratagem.expr.simple import WithConstants
+
+            scope = WithConstants(scope, self.constants)
         path = expr.path
         if path is not None:
             try:

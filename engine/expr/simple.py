@@ -7,7 +7,7 @@ It lives apart from :mod:`stratagem.expr.core` because that module is compiled b
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from simpleeval import (
@@ -20,6 +20,31 @@ from simpleeval import (
 from stratagem.errors import UnknownMember
 from stratagem.expr import compiled
 from stratagem.expr.core import SAFE_RESULT_TYPES
+
+
+class WithConstants(Mapping[str, Any]):
+    """A scope's names, then the ruleset's constants: what a compiled expression reads (see
+    :mod:`stratagem.expr.compiled`), for simpleeval. A name the scope holds itself comes
+    first, then a constant, then whatever else the scope answers (an entity's members
+    behind an `update` step's names)."""
+
+    def __init__(self, scope: Mapping[str, Any], constants: Mapping[str, Any]) -> None:
+        self.scope = scope
+        self.constants = constants
+
+    def __getitem__(self, name: str) -> Any:
+        if name in self.scope or name not in self.constants:
+            return self.scope[name]
+        return self.constants[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.scope or name in self.constants
+
+    def __iter__(self) -> Iterator[str]:
+        return iter({**self.constants, **dict(self.scope)})
+
+    def __len__(self) -> int:
+        return len(set(self.constants) | set(self.scope))
 
 
 class RuleEval(EvalWithCompoundTypes):

@@ -663,19 +663,16 @@ class UpdateStep(Step):
 
 @mypyc_attr(native_class=False)
 class _EntityOverlay(dict):  # type: ignore[type-arg]
-    """Scope for `update` expressions: the step's names (and the constants behind them),
-    then the entity's members."""
+    """Scope for `update` expressions: the step's names, then the entity's members (the
+    constants come before these: expressions read them first, see expr/compiled.py)."""
 
-    __slots__ = ("_entity", "_scope")
+    __slots__ = ("_entity",)
 
     def __init__(self, scope: Mapping[str, Any], entity: Entity) -> None:
         super().__init__(scope)
-        self._scope = scope
         self._entity = entity
 
     def __missing__(self, name: str) -> Any:
-        if name in self._scope:  # a constant behind a procedure's names
-            return self._scope[name]
         return EntityScope(self._entity)[name]
 
 
@@ -771,7 +768,7 @@ class CallStep(Step):
 
     def run(self, run: Run, scope: dict[str, Any]) -> None:
         ruleset = run.ruleset
-        args = ruleset.frame()
+        args: dict[str, Any] = {}
         evaluate = run.eval
         for name, expr in self.args.items():
             args[name] = evaluate(expr, scope)

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from stratagem.errors import Location, StratagemError, ValidationFailed
-from stratagem.expr import Evaluator, Expr, Frame
+from stratagem.expr import Evaluator, Expr
 from stratagem.interp.context import Return, Run, RunLimits
 from stratagem.interp.steps import Block, run_block
 from stratagem.interp.trace import Label
@@ -52,8 +52,6 @@ class Ruleset:
         self.kinds: dict[str, EntityKind] = {}
         self.tables: dict[str, Table] = {}
         self.constants: dict[str, Any] = {}
-        #: makes the scope of a procedure or formula call: its names, then the constants
-        self.frame = Frame.over(self.constants)
         self.procedures: dict[str, Procedure] = {}
         self.entry: dict[str, str] = {}
         self.report: dict[str, list[str]] = {}
@@ -86,8 +84,7 @@ class Ruleset:
     def evaluate(self, text: str, **names: Any) -> Any:
         from stratagem.expr import compile_expr
 
-        scope = self.frame(names)
-        return self.evaluator.eval(compile_expr(text), scope)
+        return self.evaluator.eval(compile_expr(text), dict(names))
 
     def message_keys(self) -> set[str]:
         return set(self._message_keys)
@@ -114,9 +111,9 @@ class Ruleset:
         if unknown:
             raise StratagemError(f"procedure '{name}' takes no parameter {', '.join(unknown)}",
                                  location=location)
-        return self.enter(run, proc, self.frame(args), location)
+        return self.enter(run, proc, dict(args), location)
 
-    def enter(self, run: Run, proc: Procedure, scope: Frame,
+    def enter(self, run: Run, proc: Procedure, scope: dict[str, Any],
               location: Location | None = None) -> Any:
         """Run ``proc`` with its arguments in ``scope`` (already checked: `call` steps
         check theirs at load) and return what it returns."""
@@ -172,7 +169,7 @@ def compile_ruleset(doc: Mapping[str, Any], ref: str | None = None) -> Ruleset:
             c.error(f"unknown top-level key '{key}'", c.key_where(doc, key),
                     hint=closest(key, TOP_LEVEL) or "keys: " + ", ".join(TOP_LEVEL))
     rs.constants = {str(k): _exact(v) for k, v in (doc.get("constants") or {}).items()}
-    rs.frame = Frame.over(rs.constants)
+    rs.evaluator.set_constants(rs.constants)
     c.constants = rs.constants
     limits = doc.get("limits") or {}
     try:
@@ -320,7 +317,7 @@ def _install_formulas(rs: Ruleset, formulas: Mapping[str, tuple[list[str], Expr]
             if len(args) > len(params):
                 raise StratagemError(f"formula '{name}' takes {len(params)} values, "
                                      f"got {len(args)}", location=expr.location)
-            scope = rs.frame(zip(params, args))
+            scope = dict(zip(params, args))
             if kwargs or len(args) < len(params):
                 scope.update(kwargs)
                 missing = [p for p in params if not dict.__contains__(scope, p)]

@@ -418,6 +418,21 @@ def test_a_missing_name_behind_a_frame_is_named(mode):
 
 
 @pytest.mark.parametrize("mode", MODES)
+def test_the_scopes_own_names_come_before_the_constants(mode):
+    # A battle's scopes are plain dicts; the evaluator reads the ruleset's constants after
+    # them (a procedure may name a local like a constant: the local wins, from where it is
+    # set on).
+    ev = Evaluator(mode=mode)
+    ev.set_constants({"base": 10, "cap": 3})
+    assert ev.eval(compile_expr("base + n"), {"n": 2}) == 12
+    assert ev.eval(compile_expr("base + n"), {"n": 2, "base": 1}) == 3
+    assert ev.eval(compile_expr("[base for base in xs]"), {"xs": [7]}) == [7]
+    assert ev.eval(compile_expr("min(cap, n)"), {"n": 5}) == 3
+    with pytest.raises(ExpressionError, match="the name 'foo' is not defined here"):
+        ev.eval(compile_expr("base + foo"), {})
+
+
+@pytest.mark.parametrize("mode", MODES)
 def test_functions_added_to_an_evaluator_are_callable_and_only_those(mode):
     ev = Evaluator({"double": lambda v: 2 * v}, mode=mode)
     assert ev.eval(compile_expr("double(n)"), {"n": 4}) == 8
