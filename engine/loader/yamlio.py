@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -376,7 +377,7 @@ class _Builder:
         if not tag.startswith(_STD) or tag[len(_STD):] not in _SCALAR_TAGS:
             self.unknown_tag(node, tag, path)
             return None
-        return str(node.value)
+        return sys.intern(str(node.value))
 
     def scalar(self, node: Any, tag: str, path: str) -> Any:
         name = tag[len(_STD):] if tag.startswith(_STD) else None
@@ -446,8 +447,14 @@ def _null(text: str) -> None:
     return None
 
 
+def _str(text: str) -> str:
+    """Text as written. A name (a key, a field, an enum value) is interned: the engine finds
+    it in its dicts and compares it with the names in expressions by identity first."""
+    return sys.intern(text) if len(text) <= 64 and text.isidentifier() else str(text)
+
+
 _SCALARS: dict[str, Callable[[str], Any]] = {
-    "str": str, "timestamp": str, "int": _int, "float": _float, "bool": _bool, "null": _null,
+    "str": _str, "timestamp": str, "int": _int, "float": _float, "bool": _bool, "null": _null,
 }
 _SCALAR_NAMES = {"str": "text", "timestamp": "date", "int": "whole number", "float": "number",
                  "bool": "true/false value", "null": "null"}
