@@ -60,8 +60,19 @@ def _safe_power(a: Any, b: Any) -> Any:
     return a**b
 
 
+#: Types ``+`` and ``*`` combine with no bound to check.
+_NUMBERS = frozenset({int, float, Fraction})
+_SEQUENCES = frozenset({list, tuple, str})
+
+
 def _add(a: Any, b: Any) -> Any:
-    if type(a) is int and type(b) is int:  # the common case, answered first
+    kind = type(a)
+    if kind is type(b) and kind in _SEQUENCES:  # the common cases, answered first
+        if len(a) + len(b) > MAX_LENGTH:
+            raise ExpressionError(f"joining these would make text or a list longer than "
+                                  f"{MAX_LENGTH:,}")
+        return a + b
+    if kind in _NUMBERS and type(b) in _NUMBERS:
         return a + b
     if hasattr(a, "__len__") and hasattr(b, "__len__") and len(a) + len(b) > MAX_LENGTH:
         raise ExpressionError(f"joining these would make text or a list longer than "
@@ -70,7 +81,7 @@ def _add(a: Any, b: Any) -> Any:
 
 
 def _mult(a: Any, b: Any) -> Any:
-    if type(a) is int and type(b) is int:
+    if type(a) in _NUMBERS and type(b) in _NUMBERS:
         return a * b
     if (hasattr(a, "__len__") and b * len(a) > MAX_LENGTH) or (
             hasattr(b, "__len__") and a * len(b) > MAX_LENGTH):
@@ -180,14 +191,19 @@ def pairs(xs: Iterable[Any]) -> list[tuple[Any, Any]]:
     return [(items[i], items[j]) for i in range(len(items)) for j in range(i + 1, len(items))]
 
 
-def _sorted(xs: Iterable[Any], key: str | None = None, reverse: bool = False) -> list[Any]:
-    """``sorted(units, key='br', reverse=true)``: ``key`` names an attribute."""
-    items = list(xs)
-    if key is None:
-        return sorted(items, reverse=reverse)
-    if not isinstance(key, str) or key.startswith("_"):
-        raise ExpressionError("sorted(): key must name a field, e.g. key='br'")
-    return sorted(items, key=lambda item: getattr(item, key), reverse=reverse)
+def _sorted_with(read: Callable[[Any, str], Any]) -> Callable[..., list[Any]]:
+    """``sorted(units, key='br', reverse=true)``: ``key`` names a field, read as ``x.key``
+    is read in an expression (``read``: the evaluator's reader)."""
+
+    def sorted_(xs: Iterable[Any], key: str | None = None, reverse: bool = False) -> list[Any]:
+        items = list(xs)
+        if key is None:
+            return sorted(items, reverse=reverse)
+        if not isinstance(key, str) or key.startswith("_"):
+            raise ExpressionError("sorted(): key must name a field, e.g. key='br'")
+        return sorted(items, key=lambda item: read(item, key), reverse=reverse)
+
+    return sorted_
 
 
 def _first(xs: Iterable[Any], default: Any = None) -> Any:
@@ -221,7 +237,7 @@ BASE_FUNCTIONS: dict[str, Callable[..., Any]] = {
     "str": str,
     "bool": bool,
     "range": lambda *a: range(*a) if len(range(*a)) <= 100_000 else _too_long(),
-    "sorted": _sorted,
+    "sorted": _sorted_with(compiled.read_attribute),
     "reversed": lambda xs: list(reversed(list(xs))),
     "floor": round_down,
     "ceil": round_up,
@@ -535,6 +551,8 @@ class Evaluator:
         #: the ruleset's constants: names every expression may read after its scope's own
         self.constants: Mapping[str, Any] = {}
         self.functions = _Functions(self.namespace, BASE_FUNCTIONS)
+        if attribute is not compiled.read_attribute:
+            self.functions["sorted"] = _sorted_with(attribute)
         if functions:
             self.functions.update(functions)
         self._pool: list[EvalWithCompoundTypes] = []

@@ -300,8 +300,8 @@ def _install_formulas(rs: Ruleset, formulas: Mapping[str, tuple[list[str], Expr]
 
         def formula(*args: Any, **kwargs: Any) -> Any:
             if not kwargs:
-                types = tuple(map(type, args))
-                if _PLAIN_ARGS.issuperset(types):
+                types = tuple([type(arg) for arg in args])
+                if all(t in _PLAIN_ARGS for t in types):
                     key = (types, args)  # 1, 1.0 and True are different calls
                     try:
                         return memo[key]

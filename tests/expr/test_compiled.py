@@ -321,6 +321,7 @@ METHODS = [
     *METHODS,
     "max(unit.parent.units, key=unit.walk)",
     "[u.set for u in unit.parent.units]",
+    "sorted(unit.parent.units, key='walk')",  # sorted's key reads a field as `x.key` does
 ])
 def test_reading_a_method_is_refused(battle, text):
     method = next(m for m in METHODS if m.split(".")[-1] in text).split(".")[-1]
