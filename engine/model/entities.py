@@ -500,8 +500,12 @@ def _shared(copy: Entity, name: str) -> _Cached | None:
     return cached if cached.shared else None
 
 
+_SCOPE_NAMES = frozenset({"self", "parent", "battle"})
+
+
 class EntityScope(Mapping[str, Any]):
-    """Names visible inside a derived value: the entity's members, self, parent, battle, constants."""
+    """Names visible inside a derived value: the entity's members, self, parent, battle (the
+    evaluator reads the ruleset's constants after these, see expr/compiled.py)."""
 
     __slots__ = ("_e",)
 
@@ -519,7 +523,11 @@ class EntityScope(Mapping[str, Any]):
             return e._parent
         if name == "battle":
             return e.root()
-        return e._rs.constants[name]
+        raise KeyError(name)
+
+    def __contains__(self, name: object) -> bool:
+        e = self._e
+        return name in e._f or name in e._kind.derived or name in _SCOPE_NAMES
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._e._f)
