@@ -399,9 +399,10 @@ def _read(entity: Entity, name: str) -> Any:
     return _ABSENT
 
 
-def _note(dependents: dict[str, set[tuple[Entity, str]]], key: str,
-          stack: list[tuple[Entity, str]]) -> None:
-    """``key`` was read by the derived value being computed (if any): note it there."""
+def _note(dependents: dict[str, set[Any]], key: str, stack: list[Any]) -> None:
+    """``key`` was read by the derived value being computed (if any): note it there. (The
+    (entity, name) pairs are typed Any here so that compiled code adds the pair on the
+    stack as it is, instead of taking it apart and making a new one on every read.)"""
     if stack:
         reader = stack[-1]
         known = dependents.get(key)
