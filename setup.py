@@ -54,8 +54,12 @@ def module_name(path: str) -> str:
     return ".".join(["stratagem", *parts])
 
 
+#: Where mypyc reads the sources it compiles (a copy of engine/ named `stratagem`).
+SRC = HERE / "build" / "mypyc-src"
+
+
 def extensions() -> list:
-    if os.environ.get("STRATAGEM_PURE") or sys.implementation.name != "cpython":
+    if native.pure_wanted() or sys.implementation.name != "cpython":
         return []
     try:
         from mypyc.build import mypycify
@@ -63,29 +67,38 @@ def extensions() -> list:
         print("stratagem: mypyc is not installed; building plain Python", file=sys.stderr)
         return []
     # mypyc names a module after its folders, and the package lives in engine/: give it a
-    # copy of engine/ named `stratagem`.
-    src = HERE / "build" / "mypyc-src"
-    shutil.rmtree(src, ignore_errors=True)
-    shutil.copytree(HERE / "engine", src / "stratagem",
+    # copy of engine/ named `stratagem` (also what the record of the build is taken from).
+    shutil.rmtree(SRC, ignore_errors=True)
+    shutil.copytree(HERE / "engine", SRC / "stratagem",
                     ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyd", native.MANIFEST))
-    shutil.copy(HERE / "pyproject.toml", src / "pyproject.toml")  # the [tool.mypy] settings
+    shutil.copy(HERE / "pyproject.toml", SRC / "pyproject.toml")  # the [tool.mypy] settings
     cwd = os.getcwd()
-    os.chdir(src)
+    os.chdir(SRC)
     try:
         # The libraries Stratagem uses are not installed where pip builds it: their types
-        # are unknown there (mypy checks them in the tests, tests/test_types.py).
-        flags = ["--ignore-missing-imports", "--allow-untyped-decorators"]
+        # are unknown there (mypy checks them in the tests, tests/test_types.py); and a
+        # `type: ignore` that a newer mypy no longer needs is no reason not to compile.
+        flags = ["--ignore-missing-imports", "--allow-untyped-decorators",
+                 "--no-warn-unused-ignores"]
         exts = mypycify([*flags, *(f"stratagem/{path}" for path in COMPILED)], opt_level="2",
                         group_name="stratagem.native", multi_file=True)
     finally:
         os.chdir(cwd)
     for ext in exts:
-        ext.sources = [str(src / s) if not os.path.isabs(s) else s for s in ext.sources]
-        ext.include_dirs = [str(src / d) if not os.path.isabs(d) else d
+        ext.sources = [str(SRC / s) if not os.path.isabs(s) else s for s in ext.sources]
+        ext.include_dirs = [str(SRC / d) if not os.path.isabs(d) else d
                             for d in ext.include_dirs]
         # the group's headers are written under its package's folder
-        ext.include_dirs.append(str(src / "build" / "stratagem"))
+        ext.include_dirs.append(str(SRC / "build" / "stratagem"))
     return exts
+
+
+def clear_compiled(folder: Path) -> None:
+    """Remove compiled modules and their record from a package folder: those of an earlier
+    build, which this one may not make again (a module no longer compiled, a build that
+    ends as plain Python), would shadow their sources."""
+    for old in [*folder.rglob("*.so"), *folder.rglob("*.pyd"), *folder.rglob(native.MANIFEST)]:
+        old.unlink()
 
 
 class BuildExt(build_ext):
@@ -99,12 +112,8 @@ class BuildExt(build_ext):
             self.parallel = os.cpu_count() or 1
 
     def run(self) -> None:
-        if self.inplace:  # an editable install: the compiled modules go into engine/
-            # Those left by an earlier one, that this build may not make again (a module no
-            # longer compiled), would shadow their sources.
-            for old in [*(HERE / "engine").rglob("*.so"), *(HERE / "engine").rglob("*.pyd")]:
-                old.unlink()
-            (HERE / "engine" / native.MANIFEST).unlink(missing_ok=True)
+        # an editable install puts the compiled modules in engine/, a wheel in build/lib
+        clear_compiled(HERE / "engine" if self.inplace else Path(self.build_lib) / "stratagem")
         if not self.extensions:
             return
         try:
@@ -114,9 +123,10 @@ class BuildExt(build_ext):
                 Path(self.get_ext_fullpath(ext.name)).unlink(missing_ok=True)
             plain(err)
             return
-        # beside the compiled modules (in engine/ for an editable install)
+        # beside the compiled modules; the checksums of the copy mypyc compiled (an edit
+        # saved while it compiled is then seen as one)
         target = Path(self.get_ext_fullpath("stratagem.native__mypyc")).parent
-        record = {module_name(p): native.checksum(HERE / "engine" / p) for p in COMPILED}
+        record = {module_name(p): native.checksum(SRC / "stratagem" / p) for p in COMPILED}
         (target / native.MANIFEST).write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
 
 
@@ -135,22 +145,31 @@ def plain(err: object) -> None:
     if len(reason) > 160:
         reason = reason[:160] + "..."
     print(f"stratagem: could not compile the engine ({reason}); it will run as plain Python, "
-          "which is slower", file=sys.stderr)
+          "which is slower (`stratagem --version` says which engine runs)", file=sys.stderr)
 
 
 def ext_modules() -> list:
     """mypyc's extensions when this run of setup.py builds; a stand-in when pip only asks for
     the package's metadata (it runs setup.py three times, and builds in the last)."""
-    if not {"build", "build_ext", "bdist_wheel", "editable_wheel"} & set(sys.argv[1:]):
+    commands = set(sys.argv[1:])
+    if not {"build", "build_ext", "bdist_wheel", "editable_wheel"} & commands:
         return [Extension("stratagem.native__mypyc", sources=[])]
     try:
-        return extensions()
+        exts = extensions()
     except SystemExit:  # mypyc printed the type errors it found
         plain("mypyc found the errors above")
-        return []
+        exts = []
     except Exception as err:  # noqa: BLE001 - plain Python still works
         plain(err)
-        return []
+        exts = []
+    if not exts:
+        # No build_ext will run: clear what an earlier compiled build left where this one
+        # puts the package, engine/ (an editable install) or build/ (a wheel).
+        if "editable_wheel" in commands or {"--inplace", "-i"} & commands:
+            clear_compiled(HERE / "engine")
+        for lib in (HERE / "build").glob("lib*"):
+            clear_compiled(lib / "stratagem")
+    return exts
 
 
 setup(ext_modules=ext_modules(), cmdclass={"build_ext": BuildExt, "build_py": BuildPy})

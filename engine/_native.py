@@ -65,11 +65,37 @@ class Sources:
                                                       submodule_search_locations=package)
 
 
+def pure_wanted() -> bool:
+    """``STRATAGEM_PURE`` is set (and not ``0``): at install, build plain Python; at run
+    time, run the sources."""
+    return os.environ.get("STRATAGEM_PURE", "") not in ("", "0")
+
+
+def unrecorded(root: Path = ROOT) -> set[str]:
+    """Compiled modules with no record of their build (left by another checkout, say)."""
+    found = set()
+    for path in [*root.glob("*.so"), *root.glob("*/*.so"), *root.glob("*.pyd"),
+                 *root.glob("*/*.pyd")]:
+        parts = [*path.relative_to(root).parent.parts, path.name.split(".")[0]]
+        if parts[-1] == "__init__":
+            parts.pop()
+        if not parts[-1].endswith("__mypyc"):
+            found.add(".".join(["stratagem", *parts]))
+    return found
+
+
 def choose(root: Path = ROOT) -> str:
     """Set up which build runs; return ``"compiled"``, ``"sources"`` or ``"plain"``."""
     manifest = root / MANIFEST
     if not manifest.is_file():
-        return "plain"
+        strays = unrecorded(root)
+        if not strays:
+            return "plain"
+        print("stratagem: compiled modules without a record of their build are in "
+              f"{root} (from another checkout?); running the sources. Remove them "
+              "(git clean -fX engine/) or reinstall (pip install -e .).", file=sys.stderr)
+        sys.meta_path.insert(0, Sources(strays, root))
+        return "sources"
     import json
 
     try:
@@ -80,7 +106,7 @@ def choose(root: Path = ROOT) -> str:
         record, stale = {}, ["(its record, compiled.json)"]
     else:
         stale = stale_modules(record, root)
-    wanted = os.environ.get("STRATAGEM_PURE", "") not in ("", "0")
+    wanted = pure_wanted()
     if not stale and not wanted:
         return "compiled"
     if stale and not wanted:

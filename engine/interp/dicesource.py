@@ -74,7 +74,8 @@ class SeededDice(DiceSource):
 
     def __init__(self, seed: int | None = None, rng: random.Random | None = None) -> None:
         self.rng = rng or random.Random(seed)
-        self._draws = _Draws(self.rng)
+        # a generator of another kind (its own randint, say) is asked as it is
+        self._draws: Any = _Draws(self.rng) if type(self.rng) is random.Random else self.rng
 
     def roll(self, expr: DiceExpr, names: Mapping[str, int], label: str) -> RollResult:
         return expr.roll(self._draws, names)

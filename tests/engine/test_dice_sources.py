@@ -23,3 +23,12 @@ def test_the_generator_moves_on_as_randint_moves_it():
     for sides in (6, 6, 6, 20):
         expected.randint(1, sides)
     assert seeded.rng.random() == expected.random()
+
+
+def test_a_generator_of_another_kind_is_asked_for_its_own_randint():
+    class Loaded(random.Random):
+        def randint(self, a: int, b: int) -> int:
+            return b
+
+    rolled = SeededDice(rng=Loaded(3)).roll(parse_dice("4d6"), {}, "")
+    assert [d.faces[0] for d in rolled.dice] == [6, 6, 6, 6]

@@ -1,0 +1,96 @@
+"""Where a name in an expression comes from: the scope's own names first (a procedure's
+locals and parameters, a formula's parameters, comprehension variables), then the
+ruleset's constants; in an `update` step the entity's members come after both, in a
+derived value before the constants. Both evaluators agree, in every kind of place."""
+
+from __future__ import annotations
+
+import pytest
+
+from stratagem.interp.context import Decisions, Run
+from stratagem.interp.dicesource import SeededDice
+from stratagem.loader.yamlio import load_yaml
+from stratagem.model import compile_ruleset
+
+RULESET = """\
+kind: ruleset
+id: names
+constants: {k: 100, lvl: 7, n: 3}
+entities:
+  battle:
+    fields: {out: {type: any, optional: true}}
+    children: {sides: side}
+  side:
+    fields: {lvl: {type: int, default: 1}, hp: {type: int, default: 0}}
+    derived:
+      d1: "lvl + k"
+      d2: "[lvl for lvl in [1, 2]]"
+tables:
+  t:
+    provenance: house-rule
+    columns: {roll: dice}
+    rows:
+      - {key: 1, roll: "(n)d1"}
+formulas:
+  f: {params: [k], expr: "k + lvl"}
+  g: {params: [x], expr: "x + k"}
+entry: {battle: fight}
+procedures:
+  fight:
+    steps:
+      - set: {s: "battle.sides[0]"}
+      - update: s
+        set: {hp: "lvl + k"}
+      - set: {before_local: "s.hp"}
+      - set: {lvl: 50}
+      - update: s
+        set: {hp: "lvl + k"}
+      - set: {after_local: "s.hp"}
+      - set: {derived: "s.d1", comprehension: "s.d2", formula: "f(1)", constant: "g(1)",
+              keyword: "f(k=2)"}
+      - check: {roll: "1d1", target: "5"}
+        as: c
+        critical_success: "roll + k > 100"
+      - roll: "(n)d1"
+        as: dice
+      - roll: {from: "lookup('t', 1).roll"}
+        as: table_dice
+      - update: battle
+        set:
+          out: >-
+            {'before_local': before_local, 'after_local': after_local, 'derived': derived,
+             'comprehension': comprehension, 'formula': formula, 'constant': constant,
+             'keyword': keyword, 'critical': c.critical, 'dice': dice,
+             'table_dice': table_dice, 'shadow': [k for k in [1]], 'inner': [x + k for x in [1]]}
+"""
+
+
+@pytest.fixture(params=["compiled", "simpleeval"])
+def ruleset(request, monkeypatch):
+    monkeypatch.setenv("STRATAGEM_EVALUATOR", request.param)
+    return compile_ruleset(load_yaml("names.yaml", text=RULESET))
+
+
+def test_every_place_finds_its_names_in_the_same_order(ruleset):
+    root = ruleset.new_entity(ruleset.kinds["battle"], {}, None)
+    root._f["sides"].append(ruleset.new_entity(ruleset.kinds["side"], {}, root))
+    ruleset.call(Run(ruleset, root, SeededDice(0), Decisions()), "fight", {})
+    assert root._f["out"] == {
+        "before_local": 107,   # update: the constant lvl (7) before the side's field (1)
+        "after_local": 150,    # then the local lvl (50) before the constant
+        "derived": 101,        # a derived value: the side's field lvl (1) before the constant
+        "comprehension": [1, 2],   # a comprehension variable before the field
+        "formula": 8,          # a formula's parameter k (1) before the constant; lvl constant
+        "constant": 101,       # no parameter k: the constant
+        "keyword": 9,          # a parameter given by name
+        "critical": "success",  # critical_success sees roll and target, and the constants
+        "dice": 3,             # a name in dice: the constant n
+        "table_dice": 3,       # a name in dice read from a table
+        "shadow": [1],         # a comprehension variable named like a constant
+        "inner": [101],
+    }
+
+
+def test_an_expression_evaluated_by_hand_sees_the_constants_after_its_names(ruleset):
+    assert ruleset.evaluate("k + lvl") == 107
+    assert ruleset.evaluate("k + lvl", k=1, lvl=2) == 3
