@@ -90,9 +90,8 @@ class Run:
         self.steps = 0
         self.depth = 0
         self.procedure = ""
+        #: evaluates the expressions (steps call ``run.evaluator.eval``: a compiled call)
         self.evaluator = ruleset.evaluator
-        #: evaluate an expression in a scope (the evaluator's own method, called directly)
-        self.eval: Callable[[Any, Mapping[str, Any]], Any] = ruleset.evaluator.eval
         self.max_steps = self.limits.max_steps
         #: The language of messages raised while running (the report picks its own).
         self.lang = "en"

@@ -78,7 +78,7 @@ class Step:
             if params:
                 merged.update(params)
             for name, expr in self.params.items():
-                merged[name] = run.eval(expr, scope)
+                merged[name] = run.evaluator.eval(expr, scope)
             run.record(self, values, key, merged)
         else:
             run.record(self, values)
@@ -111,7 +111,7 @@ def run_block(run: Run, steps: Block, scope: dict[str, Any]) -> None:
         run.too_many_steps(block[0])
     for step in block:
         when = step.when
-        if when is not None and not run.eval(when, scope):
+        if when is not None and not run.evaluator.eval(when, scope):
             continue
         step.run(run, scope)
 
@@ -136,9 +136,9 @@ class SetStep(Step):
             c.define(name)
 
     def run(self, run: Run, scope: dict[str, Any]) -> None:
-        evaluate = run.eval
+        evaluator = run.evaluator
         for name, expr in self.values:
-            scope[name] = evaluate(expr, scope)
+            scope[name] = evaluator.eval(expr, scope)
         if run.tracing:
             self.emit(run, scope, {name: scope[name] for name, _ in self.values})
 
@@ -233,10 +233,10 @@ class CheckSpec:
         result = self.dice.roll(run, scope, self.subject, self.label)
         total = result.total
         if self.bonus is not None:
-            total = total + run.eval(self.bonus, scope)
+            total = total + run.evaluator.eval(self.bonus, scope)
         if self.target is None:
             return CheckResult(total, None, total, True, None, result), result, total
-        target = run.eval(self.target, scope)
+        target = run.evaluator.eval(self.target, scope)
         if self.type == "under":
             margin = target - total
         else:
@@ -246,9 +246,9 @@ class CheckSpec:
         if self.crit_success is not None or self.crit_failure is not None:
             inner = dict(scope)
             inner.update(roll=total, target=target, margin=margin)
-            if self.crit_success is not None and run.eval(self.crit_success, inner):
+            if self.crit_success is not None and run.evaluator.eval(self.crit_success, inner):
                 critical, success = "success", True
-            elif self.crit_failure is not None and run.eval(self.crit_failure, inner):
+            elif self.crit_failure is not None and run.evaluator.eval(self.crit_failure, inner):
                 critical, success = "failure", False
         return CheckResult(total, target, margin, success, critical, result), result, margin
 
@@ -370,8 +370,8 @@ class LookupStep(Step):
         self.target = c.bind(node, "as")
 
     def run(self, run: Run, scope: dict[str, Any]) -> None:
-        keys = [run.eval(e, scope) for e in self.keys_exprs]
-        shift = int(run.eval(self.shift, scope)) if self.shift is not None else 0
+        keys = [run.evaluator.eval(e, scope) for e in self.keys_exprs]
+        shift = int(run.evaluator.eval(self.shift, scope)) if self.shift is not None else 0
         table = run.ruleset.tables[self.table]
         try:
             row = table.lookup(*keys, shift=shift)
@@ -406,7 +406,7 @@ class ForEachStep(Step):
         self.body = c.block(body, "do")
 
     def run(self, run: Run, scope: dict[str, Any]) -> None:
-        items = run.eval(self.items, scope)
+        items = run.evaluator.eval(self.items, scope)
         try:
             items = list(items)
         except TypeError:
@@ -451,7 +451,7 @@ class IfStep(Step):
         self.trace_only = self.then.trace_only and self.otherwise.trace_only
 
     def run(self, run: Run, scope: dict[str, Any]) -> None:
-        taken = bool(run.eval(self.cond, scope))
+        taken = bool(run.evaluator.eval(self.cond, scope))
         if run.tracing:
             self.note(run, scope, {"condition": self.cond.text, "value": taken})
         run_block(run, self.then if taken else self.otherwise, scope)
@@ -479,14 +479,14 @@ class RepeatStep(Step):
 
     def run(self, run: Run, scope: dict[str, Any]) -> None:
         limit = run.limits.max_rounds
-        bound = int(run.eval(self.max, scope)) if self.max is not None else None
+        bound = int(run.evaluator.eval(self.max, scope)) if self.max is not None else None
         n = 0
         run.depth += 1
         try:
             while True:
                 if bound is not None and n >= bound:
                     break
-                if self.while_ is not None and not run.eval(self.while_, scope):
+                if self.while_ is not None and not run.evaluator.eval(self.while_, scope):
                     break
                 n += 1
                 if n > limit:
@@ -502,7 +502,7 @@ class RepeatStep(Step):
                     run_block(run, self.body, scope)
                 except BreakLoop:
                     break
-                if self.until is not None and run.eval(self.until, scope):
+                if self.until is not None and run.evaluator.eval(self.until, scope):
                     break
         finally:
             run.depth -= 1
@@ -546,13 +546,13 @@ class DecideStep(Step):
         if self.options is None:
             return None
         if isinstance(self.options, Expr):
-            return list(run.eval(self.options, scope))
+            return list(run.evaluator.eval(self.options, scope))
         return self.options
 
     def validate(self, value: Any, run: Run, scope: dict[str, Any], who: str) -> Any:
         where = f"decision '{self.id}' for {who}" if who else f"decision '{self.id}'"
         if self.range is not None:
-            lo, hi = run.eval(self.range[0], scope), run.eval(self.range[1], scope)
+            lo, hi = run.evaluator.eval(self.range[0], scope), run.evaluator.eval(self.range[1], scope)
             if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
                 raise StratagemError(f"{where}: {value!r} is not a whole number from {lo} to {hi}",
                                      hint="fix the scenario's `decisions:`")
@@ -565,16 +565,16 @@ class DecideStep(Step):
         return value
 
     def run(self, run: Run, scope: dict[str, Any]) -> None:
-        who_entity = run.eval(self.subject, scope) if self.subject is not None else None
+        who_entity = run.evaluator.eval(self.subject, scope) if self.subject is not None else None
         who = who_entity.label() if isinstance(who_entity, Entity) else (
             str(who_entity) if who_entity is not None else "")
         found, value = run.decisions.find(self.id, who)
         source = "scenario"
         if not found and run.decisions.ask is not None:
-            default = run.eval(self.default, scope) if self.default is not None else None
+            default = run.evaluator.eval(self.default, scope) if self.default is not None else None
             value = run.decisions.ask(self.id, who, {
                 "default": default, "choices": self.choices(run, scope),
-                "range": [run.eval(e, scope) for e in self.range] if self.range else None})
+                "range": [run.evaluator.eval(e, scope) for e in self.range] if self.range else None})
             found, source = True, "prompt"
         if not found:
             if self.default is None:
@@ -584,7 +584,7 @@ class DecideStep(Step):
                     hint=f"add to the scenario: decisions: {{{self.id}: "
                          + (f"{{{who}: VALUE}}}}" if who else "VALUE}"),
                 )
-            value, source = run.eval(self.default, scope), "default"
+            value, source = run.evaluator.eval(self.default, scope), "default"
         value = self.validate(value, run, scope, who)
         if source == "prompt":
             run.decisions.record(self.id, who, value)
@@ -622,9 +622,9 @@ class UpdateStep(Step):
                        for name in node[key]}
 
     def run(self, run: Run, scope: dict[str, Any]) -> None:
-        target = run.eval(self.entity, scope)
+        target = run.evaluator.eval(self.entity, scope)
         targets = target if isinstance(target, (list, tuple)) else (target,)
-        evaluate = run.eval
+        evaluator = run.evaluator
         for entity in targets:
             if not isinstance(entity, Entity):
                 raise StratagemError(
@@ -633,9 +633,9 @@ class UpdateStep(Step):
             if entity._kind.name not in self.kinds:
                 self._check_kind(entity)
             inner = scope if self.local else _EntityOverlay(scope, entity)
-            new = [(name, evaluate(expr, inner)) for name, expr in self.set.items()]
+            new = [(name, evaluator.eval(expr, inner)) for name, expr in self.set.items()]
             for name, expr in self.add.items():
-                new.append((name, read_member(entity, name) + evaluate(expr, inner)))
+                new.append((name, read_member(entity, name) + evaluator.eval(expr, inner)))
             if not run.tracing:
                 for name, value in new:
                     entity.set(name, value)
@@ -696,14 +696,14 @@ class CreateStep(Step):
         self.target = c.bind(node, "as")
 
     def run(self, run: Run, scope: dict[str, Any]) -> None:
-        parent = run.eval(self.parent, scope)
+        parent = run.evaluator.eval(self.parent, scope)
         if not isinstance(parent, Entity) or self.collection not in parent.declaration.children:
             raise StratagemError(
                 f"`create`: {parent!r} has no collection '{self.collection}'",
                 location=self.location)
         kind = run.ruleset.kinds[parent.declaration.children[self.collection]]
         if self.copy is not None:
-            source = run.eval(self.copy, scope)
+            source = run.evaluator.eval(self.copy, scope)
             entity = source.clone(parent)
         else:
             entity = run.ruleset.new_entity(kind, {}, parent)
@@ -711,7 +711,7 @@ class CreateStep(Step):
             if name not in kind.fields:
                 raise StratagemError(f"a {kind.name} has no field '{name}'",
                                      location=self.location)
-            entity._f[name] = run.eval(expr, scope)
+            entity._f[name] = run.evaluator.eval(expr, scope)
         parent.adopt(self.collection, entity)
         if self.target:
             scope[self.target] = entity
@@ -769,9 +769,9 @@ class CallStep(Step):
     def run(self, run: Run, scope: dict[str, Any]) -> None:
         ruleset = run.ruleset
         args: dict[str, Any] = {}
-        evaluate = run.eval
+        evaluator = run.evaluator
         for name, expr in self.args.items():
-            args[name] = evaluate(expr, scope)
+            args[name] = evaluator.eval(expr, scope)
         result = ruleset.enter(run, ruleset.procedures[self.procedure], args, self.location)
         if self.target:
             scope[self.target] = result
@@ -787,7 +787,7 @@ class ReturnStep(Step):
         self.value = c.expr(node, "return") if node["return"] is not None else None
 
     def run(self, run: Run, scope: dict[str, Any]) -> None:
-        value = run.eval(self.value, scope) if self.value is not None else None
+        value = run.evaluator.eval(self.value, scope) if self.value is not None else None
         if run.tracing:
             self.note(run, scope, {"value": value})
         raise Return(value)
@@ -816,15 +816,15 @@ class RequireStep(Step):
             c.message_keys.add(self.message)
 
     def run(self, run: Run, scope: dict[str, Any]) -> None:
-        if run.eval(self.cond, scope):
+        if run.evaluator.eval(self.cond, scope):
             if run.tracing:
                 run.record(self, {"rule": self.cond.text, "holds": True}, level="quiet")
             return
-        params = {name: run.eval(expr, scope) for name, expr in self.params.items()}
+        params = {name: run.evaluator.eval(expr, scope) for name, expr in self.params.items()}
         text = run.ruleset.translate(self.message, params, run.lang) if self.message else None
         location = self.location
         if self.blame is not None:
-            culprit = run.eval(self.blame, scope)
+            culprit = run.evaluator.eval(self.blame, scope)
             if isinstance(culprit, Entity) and culprit.origin is not None:
                 location = culprit.origin
         raise StratagemError(text or f"the scenario breaks a rule of this ruleset: "

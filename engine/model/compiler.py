@@ -23,6 +23,7 @@ from stratagem.model.tables import MATCHES, Row, Table
 from stratagem.model.values import closest, exact, where
 
 if TYPE_CHECKING:
+    from stratagem.interp.context import Run
     from stratagem.interp.steps import Block
 
 #: Functions the ruleset itself provides to expressions (bound to its tables).
@@ -249,22 +250,23 @@ class DiceSpec:
             self.names[name] = c.expr({name: name}, name)
             self.names[name] = _located(self.names[name], loc)
 
-    def subject_name(self, run: Any, scope: Mapping[str, Any], subject: Expr | None) -> str | None:
+    def subject_name(self, run: Run, scope: Mapping[str, Any], subject: Expr | None
+                     ) -> str | None:
         if subject is None:
             return None
-        who = run.eval(subject, scope)
+        who = run.evaluator.eval(subject, scope)
         return who.label() if hasattr(who, "label") and callable(who.label) else str(who)
 
-    def roll(self, run: Any, scope: Mapping[str, Any], subject: Expr | None, label: str) -> Any:
+    def roll(self, run: Run, scope: Mapping[str, Any], subject: Expr | None, label: str) -> Any:
         expr = self.literal
         if expr is None:
             assert self.source is not None
-            value = run.eval(self.source, scope)
+            value = run.evaluator.eval(self.source, scope)
             if isinstance(value, (int, str)) and not isinstance(value, bool):
                 expr = parse_dice(str(value), dialect=self.dialect)
             else:
                 expr = value
-        names = ({n: _as_int(run.eval(e, scope), n, e) for n, e in self.names.items()}
+        names = ({n: _as_int(run.evaluator.eval(e, scope), n, e) for n, e in self.names.items()}
                  if self.names else {})
         extra = getattr(expr, "names", None)
         if extra:  # a roll taken from a table or a value: its names are read here
@@ -273,7 +275,7 @@ class DiceSpec:
                     read = self.found.get(n)
                     if read is None:
                         read = self.found[n] = compile_expr(n)
-                    names[n] = _as_int(run.eval(read, scope), n, None)
+                    names[n] = _as_int(run.evaluator.eval(read, scope), n, None)
         if run.dice.uses_labels:
             who = self.subject_name(run, scope, subject)
             label = f"{who}: {label}" if who else label
