@@ -94,16 +94,8 @@ def _ruleset_folder(ref: str) -> tuple[str, Path, bool]:
 
 def _keys_of(ref: str) -> set[str]:
     """The keys a ruleset or setting uses, from the engine's model (imported only now)."""
-    try:
-        from stratagem.model import load_ruleset
-    except ImportError:
-        try:
-            from stratagem.api import load_ruleset
-        except ImportError:
-            raise StratagemError(
-                "this build of Stratagem cannot load rulesets yet, so their keys are unknown",
-                hint="check only the engine's texts: there is no ruleset to check",
-            ) from None
+    from stratagem.model import load_ruleset
+
     return set(load_ruleset(ref).message_keys())
 
 

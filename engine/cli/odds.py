@@ -59,12 +59,14 @@ def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     shown = [""]
 
+    if show:
+        from stratagem.report import translator
+
+        t = translator(scenario.ruleset, lang)
+
     def progress(done: int) -> None:
         if show:
-            from stratagem.report import translator
-
-            shown[0] = translator(scenario.ruleset, lang).t("progress.battles", done=done,
-                                                             n=args.n)
+            shown[0] = t.t("progress.battles", done=done, n=args.n)
             print(f"\r{shown[0]}", end="", file=sys.stderr, flush=True)
 
     jobs = args.jobs or default_jobs(args.n)

@@ -13,9 +13,8 @@ from stratagem.expr.core import (
     Evaluator,
     Expr,
     ExpressionError,
-    Frame,
     compile_expr,
 )
 
 __all__ = ["BASE_FUNCTIONS", "EVALUATORS", "SAFE_RESULT_TYPES", "Evaluator", "Expr",
-           "ExpressionError", "Frame", "compile_expr"]
+           "ExpressionError", "compile_expr"]

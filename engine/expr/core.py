@@ -67,14 +67,11 @@ _SEQUENCES = frozenset({list, tuple, str})
 
 def _add(a: Any, b: Any) -> Any:
     kind = type(a)
-    if kind is type(b) and kind in _SEQUENCES:  # the common cases, answered first
-        if len(a) + len(b) > MAX_LENGTH:
-            raise ExpressionError(f"joining these would make text or a list longer than "
-                                  f"{MAX_LENGTH:,}")
+    if kind in _NUMBERS and type(b) in _NUMBERS:  # the common case, answered first
         return a + b
-    if kind in _NUMBERS and type(b) in _NUMBERS:
-        return a + b
-    if hasattr(a, "__len__") and hasattr(b, "__len__") and len(a) + len(b) > MAX_LENGTH:
+    if ((kind is type(b) and kind in _SEQUENCES)
+            or (hasattr(a, "__len__") and hasattr(b, "__len__"))) and (
+            len(a) + len(b) > MAX_LENGTH):
         raise ExpressionError(f"joining these would make text or a list longer than "
                               f"{MAX_LENGTH:,}")
     return a + b
@@ -324,31 +321,6 @@ _ALLOWED_NODES = (
 
 
 @mypyc_attr(native_class=False)
-class Frame(dict):  # type: ignore[type-arg]
-    """Names with constants behind them, for evaluating an expression by hand (a battle's
-    procedures use plain dicts: the evaluator reads the ruleset's constants itself, see
-    :meth:`Evaluator.set_constants`)."""
-
-    __slots__ = ("constants",)
-
-    def __init__(self, constants: Mapping[str, Any], *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.constants = constants
-
-    def __missing__(self, key: str) -> Any:
-        return self.constants[key]
-
-    def __contains__(self, key: object) -> bool:
-        return dict.__contains__(self, key) or key in self.constants
-
-    def get(self, key: str, default: Any = None) -> Any:
-        try:
-            return self[key]
-        except KeyError:
-            return default
-
-
-@mypyc_attr(native_class=False)
 class _Literals(ast.NodeTransformer):
     """Turn `true`, `false`, `none` (YAML habits) into constants, and fold tuples of
     constants (and the list after `in`) into one constant, built once."""
@@ -551,8 +523,7 @@ class Evaluator:
         #: the ruleset's constants: names every expression may read after its scope's own
         self.constants: Mapping[str, Any] = {}
         self.functions = _Functions(self.namespace, BASE_FUNCTIONS)
-        if attribute is not compiled.read_attribute:
-            self.functions["sorted"] = _sorted_with(attribute)
+        self.functions["sorted"] = _sorted_with(attribute)
         if functions:
             self.functions.update(functions)
         self._pool: list[EvalWithCompoundTypes] = []

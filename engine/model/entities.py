@@ -265,9 +265,7 @@ class Entity:
         stale = name in self._stale
         if stale:
             self._stale.discard(name)
-        if cached.shared is None:
-            cached.shared = not _holds_entity(cached.value)
-        value = cached.value if cached.shared else _moved(cached.value, self._w.twins)
+        value = cached.value if _shareable(cached) else _moved(cached.value, self._w.twins)
         entry = self._cache[name] = _Cached(value, stale or cached.dirty)
         return entry
 
@@ -400,16 +398,16 @@ def _read(entity: Entity, name: str) -> Any:
 
 
 def _note(dependents: dict[str, set[Any]], key: str, stack: list[Any]) -> None:
-    """``key`` was read by the derived value being computed (if any): note it there. (The
-    (entity, name) pairs are typed Any here so that compiled code adds the pair on the
-    stack as it is, instead of taking it apart and making a new one on every read.)"""
-    if stack:
-        reader = stack[-1]
-        known = dependents.get(key)
-        if known is None:
-            dependents[key] = {reader}
-        else:
-            known.add(reader)
+    """``key`` was read by the derived value being computed (the last on ``stack``, which
+    the callers have seen is not empty): note it there. (The (entity, name) pairs are typed
+    Any here so that compiled code adds the pair on the stack as it is, instead of taking it
+    apart and making a new one on every read.)"""
+    reader = stack[-1]
+    known = dependents.get(key)
+    if known is None:
+        dependents[key] = {reader}
+    else:
+        known.add(reader)
 
 
 Readers = dict[str, set[tuple[Entity, str]]]
@@ -496,9 +494,15 @@ def _shared(copy: Entity, name: str) -> _Cached | None:
     cached = copy._tpl._cache.get(name)  # type: ignore[union-attr]
     if cached is None or cached.dirty or name in copy._stale:
         return None
+    return cached if _shareable(cached) else None
+
+
+def _shareable(cached: _Cached) -> bool:
+    """Whether copies may use the template's value as it is: it holds no entity (worked
+    out once per value)."""
     if cached.shared is None:
         cached.shared = not _holds_entity(cached.value)
-    return cached if cached.shared else None
+    return cached.shared
 
 
 _SCOPE_NAMES = frozenset({"self", "parent", "battle"})

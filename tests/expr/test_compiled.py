@@ -19,7 +19,7 @@ import pytest
 import stratagem.model
 from stratagem.api import load_scenario
 from stratagem.errors import Location, StratagemError
-from stratagem.expr import EVALUATORS, Evaluator, ExpressionError, Frame, compile_expr
+from stratagem.expr import EVALUATORS, Evaluator, ExpressionError, compile_expr
 
 MODES = ("compiled", "simpleeval")
 WHERE = Location("house-rules.yaml", 12, 7)
@@ -290,8 +290,7 @@ def _rule_eval(scenario, text: str) -> Any:
     row = scenario.ruleset.lookup("troop_types", "cavalry")
     return scenario.ruleset.evaluator.eval(
         compile_expr(text, WHERE),
-        Frame(scenario.ruleset.constants, {"unit": unit, "row": row, "battle": root,
-                                           "xs": [1, 2], "d": {"a": 1}, "s": "x"}))
+        {"unit": unit, "row": row, "battle": root, "xs": [1, 2], "d": {"a": 1}, "s": "x"})
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -411,11 +410,12 @@ def test_failures_say_what_is_wrong_and_where(text, names, message, mode):
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_a_missing_name_behind_a_frame_is_named(mode):
-    frame = Frame({"base": 1}, {"n": 2})
-    assert Evaluator(mode=mode).eval(compile_expr("base + n"), frame) == 3
+def test_a_missing_name_behind_the_constants_is_named(mode):
+    ev = Evaluator(mode=mode)
+    ev.set_constants({"base": 1})
+    assert ev.eval(compile_expr("base + n"), {"n": 2}) == 3
     with pytest.raises(ExpressionError, match="the name 'foo' is not defined here"):
-        Evaluator(mode=mode).eval(compile_expr("base + foo"), frame)
+        ev.eval(compile_expr("base + foo"), {"n": 2})
 
 
 @pytest.mark.parametrize("mode", MODES)
