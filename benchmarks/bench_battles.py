@@ -66,10 +66,10 @@ def main() -> int:
     args = parser.parse_args()
     scenarios = args.scenarios or sorted((HERE / "scenarios").glob("*.yaml"))
     missed = []
-    import stratagem
+    from stratagem import _native
 
-    print(f"Python {sys.version.split()[0]}, engine: {stratagem.BUILD} "
-          "(stratagem/_native.py: compiled by setup.py, or not)\n")
+    print(f"Python {sys.version.split()[0]}, engine: {_native.build()} "
+          "(compiled when installed from a wheel: setup.py)\n")
     print(f"| scenario | entities | load (s) | {args.n} battles, no trace (s) | "
           f"battles/s | {args.n} battles, full trace (s) |")
     print("| --- | --- | --- | --- | --- | --- |")

@@ -11,9 +11,9 @@ new process fighting N battles without a trace after loading the scenario
 (as `bench_battles.py` does). The best run of each counts. Prints ms a battle
 and the ratio B/A (below 1: B is faster).
 
-A revision with setup.py is compiled as an install compiles it (mypyc, in its own
-folder; a minute or so each), unless --pure is given: then both run as plain Python.
-The table says which engine each ran.
+A revision with setup.py is compiled as its install compiles it (mypyc: a wheel since
+the src layout, `engine/stratagem/`; before it, in place), unless --pure is given: then
+both run their sources as plain Python. The table says which engine each ran.
 """
 
 from __future__ import annotations
@@ -40,7 +40,12 @@ n = int(sys.argv[3])
 started = time.perf_counter()
 for seed in range(n):
     run_battle(scenario, seed=seed, tracing=False)
-print(getattr(stratagem, "BUILD", "plain"), (time.perf_counter() - started) / n * 1000)
+try:
+    from stratagem._native import build
+    engine = build()
+except ImportError:
+    engine = getattr(stratagem, "BUILD", "plain")
+print(engine, (time.perf_counter() - started) / n * 1000)
 """
 
 
@@ -55,11 +60,20 @@ def export(revision: str | None, into: Path, compile_: bool) -> Path:
         archive = subprocess.run(["git", "-C", str(ROOT), "archive", revision],
                                  check=True, capture_output=True).stdout
         subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
-    if compile_ and (into / "setup.py").is_file():
+    src_layout = (into / "engine" / "stratagem").is_dir()
+    (into / "pkgroot").mkdir()
+    if not compile_ or not (into / "setup.py").is_file():
+        package = into / "engine" / "stratagem" if src_layout else into / "engine"
+        (into / "pkgroot" / "stratagem").symlink_to(package, target_is_directory=True)
+    elif src_layout:  # compiled only into a wheel: build it, unpack it
+        subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w",
+                        str(into / "dist"), str(into)], check=True, capture_output=True)
+        wheel = next((into / "dist").glob("*.whl"))
+        shutil.unpack_archive(wheel, into / "pkgroot", format="zip")
+    else:  # an older revision compiled in place
         subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"], cwd=into,
                        check=True, capture_output=True)
-    (into / "pkgroot").mkdir()
-    (into / "pkgroot" / "stratagem").symlink_to(into / "engine", target_is_directory=True)
+        (into / "pkgroot" / "stratagem").symlink_to(into / "engine", target_is_directory=True)
     return into
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import os
 import pstats
 import sys
 from collections import Counter
@@ -27,9 +26,8 @@ def main() -> int:
     parser.add_argument("--top", type=int, default=25)
     args = parser.parse_args()
 
-    # cProfile cannot see inside the compiled engine, nor can it be patched: profile the
-    # sources (stratagem/_native.py)
-    os.environ.setdefault("STRATAGEM_PURE", "1")
+    # cProfile cannot see inside the compiled engine, nor can it be patched: run this
+    # from an editable install or a checkout, which always run the sources
     import stratagem.expr.core as expr_module
     from stratagem.api import load_scenario, run_battle
 

@@ -12,11 +12,8 @@ ROOT = Path(__file__).resolve().parent.parent
 # every version the package supports must pass.
 @pytest.mark.parametrize("version", ["3.11", "3.12", "3.13"])
 def test_the_engine_type_checks(version, tmp_path, monkeypatch):
-    # The package is imported as `stratagem` but lives in engine/, and mypy cannot follow
-    # the editable install's mapping: give it a folder where `stratagem` is engine/.
-    (tmp_path / "stratagem").symlink_to(ROOT / "engine", target_is_directory=True)
-    monkeypatch.setenv("MYPYPATH", str(tmp_path))
-    monkeypatch.chdir(tmp_path)
+    # A src layout: pyproject.toml's mypy_path finds `stratagem` in engine/.
+    monkeypatch.chdir(ROOT)
     report, errors, status = api.run([
         "-p", "stratagem",
         "--config-file", str(ROOT / "pyproject.toml"),

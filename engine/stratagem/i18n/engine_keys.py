@@ -2,11 +2,11 @@
 
 :data:`ENGINE_MESSAGES` maps each key the engine (report, trace, prompts,
 run-time errors) formats to the parameters it passes. Their texts live in
-``engine/locales/<lang>.yaml``; ``stratagem i18n check`` checks those files
+``engine/stratagem/locales/<lang>.yaml``; ``stratagem i18n check`` checks those files
 against this table: a key here that a language lacks is *missing*, a key in
 the files that is not here is *unused*, a placeholder naming a parameter the
 engine does not pass is reported too. To add an engine message: add it here,
-then to every ``engine/locales/*.yaml``.
+then to every ``engine/stratagem/locales/*.yaml``.
 
 A ruleset's own keys are the ``event:``/``emit``/``message:`` keys it writes
 plus the derived keys spelled by the functions below.

@@ -11,7 +11,7 @@ import argparse
 import importlib
 import sys
 
-from stratagem import BUILD, __version__
+from stratagem import __version__, _native
 from stratagem.errors import StratagemError
 
 #: Subcommand modules, in the order ``--help`` lists them.
@@ -26,7 +26,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Resolve tabletop mass battles from rules written as data.",
         epilog="Run 'stratagem COMMAND --help' for the options of one command.",
     )
-    engine = "compiled engine" if BUILD == "compiled" else "engine not compiled"
+    engine = ("compiled engine" if _native.build() == "compiled"
+              else "engine not compiled: running the sources")
     parser.add_argument("--version", action="version",
                         version=f"stratagem {__version__} ({engine})")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
