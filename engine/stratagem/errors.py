@@ -3,11 +3,53 @@
 Every error carries *where* (a file position or a path inside a document),
 *what* went wrong in the user's terms, and a *hint* on how to fix it. The
 command line prints these and exits 1; it never shows a traceback for them.
+
+An error may also carry a message *key* and its *parameters*: where it is
+printed, :meth:`StratagemError.render` is given the user's catalog
+(:class:`Texts`) and shows the key's text in their language; the English
+text written at the raise site is the fallback. A key's hint is the key
+``<key>.hint`` (or the error's ``hint_key``), given the same parameters. The
+texts live in the engine's locale files (``engine/stratagem/locales/``);
+``stratagem i18n check`` finds the keys in the code.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Protocol
+
+
+@dataclass(frozen=True)
+class Term:
+    """A word inside an error that is translated too ("a number", "a list"): the catalog shows
+    the text of ``key``, the English ``fallback`` without one."""
+
+    key: str
+    fallback: str
+    #: The parameters of the key's text, as pairs.
+    params: tuple[tuple[str, object], ...] = ()
+
+    def __str__(self) -> str:
+        return self.fallback
+
+
+@dataclass(frozen=True)
+class Either:
+    """Words joined by "or" in the reader's language: 'a', 'b' or 'c'."""
+
+    terms: tuple[object, ...]
+
+    def __str__(self) -> str:
+        words = [str(t) for t in self.terms]
+        return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+class Texts(Protocol):
+    """What an error needs to show itself in a language (a catalog has it)."""
+
+    def keyed(self, key: str, params: Mapping[str, object]) -> str | None:
+        """The text of ``key`` with ``params``, or None when no language has the key."""
 
 
 @dataclass(frozen=True)
@@ -37,7 +79,7 @@ class Location:
 
 
 def describe(location: Location | None, message: str, context: str | None = None,
-             hint: str | None = None) -> str:
+             hint: str | None = None, texts: Texts | None = None) -> str:
     """How every error reads, from every command: ``file:line:col: message ($.path)`` (the
     place first, as editors and compilers write it), the source line with a caret, the
     hint."""
@@ -49,7 +91,8 @@ def describe(location: Location | None, message: str, context: str | None = None
     if context:
         lines.append(context)
     if hint:
-        lines.append(f"  hint: {hint}")
+        label = texts.keyed("error.hint_label", {}) if texts is not None else None
+        lines.append(f"  {label or 'hint'}: {hint}")
     return "\n".join(lines)
 
 
@@ -63,6 +106,9 @@ class StratagemError(Exception):
         hint: str | None = None,
         location: Location | None = None,
         context: str | None = None,
+        key: str | None = None,
+        params: Mapping[str, object] | None = None,
+        hint_key: str | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -70,24 +116,56 @@ class StratagemError(Exception):
         self.location = location
         #: Optional extra lines shown under the message (e.g. the source line with a caret).
         self.context = context
+        #: The message key of ``message`` (its text in every language), and its parameters.
+        self.key = key
+        self.params: dict[str, object] = dict(params or {})
+        #: The key of the hint (default ``<key>.hint``); it is given the same parameters.
+        self.hint_key = hint_key
+
+    def keyed(self, key: str, message: str, hint: str | None = None,
+              **params: object) -> StratagemError:
+        """Set the key, English text, hint and parameters at once (for re-worded errors)."""
+        self.key, self.message, self.params = key, message, dict(params)
+        if hint is not None:
+            self.hint = hint
+        return self
+
+    def localized(self, texts: Texts | None = None) -> str:
+        """The message in the language of ``texts`` (the English one without)."""
+        if texts is not None and self.key:
+            shown = texts.keyed(self.key, self.params)
+            if shown is not None:
+                return shown
+        return self.message
+
+    def localized_hint(self, texts: Texts | None = None) -> str | None:
+        """The hint in the language of ``texts`` (the English one without)."""
+        hint_key = self.hint_key or (self.key + ".hint" if self.key else None)
+        if texts is not None and hint_key and self.hint:
+            shown = texts.keyed(hint_key, self.params)
+            if shown is not None:
+                return shown
+        return self.hint
 
     def with_location(self, location: Location) -> StratagemError:
         self.location = location
         return self
 
-    def render(self) -> str:
-        """The text a person reads (see :func:`describe`)."""
-        return describe(self.location, self.message, self.context, self.hint)
+    def render(self, texts: Texts | None = None) -> str:
+        """The text a person reads (see :func:`describe`), in the language of ``texts``."""
+        return describe(self.location, self.localized(texts), self.context, self.localized_hint(texts),
+                        texts)
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self, texts: Texts | None = None) -> dict[str, object]:
         loc = self.location or Location()
         return {
             "file": loc.file,
             "line": loc.line,
             "column": loc.column,
             "path": loc.path,
-            "message": self.message,
-            "hint": self.hint,
+            "message": self.localized(texts),
+            "hint": self.localized_hint(texts),
+            "key": self.key,
         }
 
     def __str__(self) -> str:
@@ -111,8 +189,8 @@ class ValidationFailed(StratagemError):
         suffix = f"\n({more} more error{'s' if more != 1 else ''})" if more > 0 else ""
         super().__init__(first + suffix)
 
-    def render(self) -> str:
-        return "\n".join(err.render() for err in self.errors)
+    def render(self, texts: Texts | None = None) -> str:
+        return "\n".join(err.render(texts) for err in self.errors)
 
 
 class UnknownMember(StratagemError, AttributeError):

@@ -12,7 +12,7 @@ import importlib
 import sys
 
 from stratagem import __version__, _native
-from stratagem.errors import StratagemError
+from stratagem.errors import StratagemError, Texts
 
 #: Subcommand modules, in the order ``--help`` lists them.
 COMMANDS = ["battle", "odds", "rate", "roll", "validate", "schema", "rulesets", "i18n"]
@@ -36,16 +36,30 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def error_texts(args: argparse.Namespace) -> Texts | None:
+    """The catalog errors are shown from: the engine's texts in the user's language."""
+    from stratagem.cli.common import chosen_lang
+    from stratagem.i18n.catalog import engine_catalog
+
+    try:
+        return engine_catalog(chosen_lang(getattr(args, "lang", None), warn=False))
+    except StratagemError:  # a broken locale file must not hide the error being shown
+        return None
+
+
 def main(argv: list[str] | None = None) -> int:
+    from stratagem.i18n.catalog import set_locale_places
+
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
         parser.print_help()
         return EXIT_USAGE
     try:
+        set_locale_places(getattr(args, "locales", None) or [])
         return int(args.run(args) or 0)
     except StratagemError as err:
-        print(f"stratagem: {err.render()}", file=sys.stderr)
+        print(f"stratagem: {err.render(error_texts(args))}", file=sys.stderr)
         return EXIT_USER_ERROR
     except KeyboardInterrupt:
         print("stratagem: interrupted", file=sys.stderr)

@@ -3,42 +3,54 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from typing import Any
 
 from stratagem.errors import StratagemError
 
-LANGS_HELP = "language of the report (ru, en, or any language with locale files; default: $LANG)"
+LANGS_HELP = ("language of the report and of the messages (ru, en, de, or any language with "
+              "locale files; default: $LANGUAGE, $LC_ALL, $LC_MESSAGES, $LANG)")
+LOCALES_HELP = ("also read the locale files in this folder (after the others; repeatable; "
+                "also $STRATAGEM_LOCALES)")
 
 
 def default_lang() -> str:
     """The user's language from the environment (LANG=ru_RU.UTF-8 → ru), else English."""
-    for var in ("STRATAGEM_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
-        value = os.environ.get(var, "")
-        code = value.split(".")[0].split("_")[0].lower()
-        if code and code not in ("c", "posix"):
-            return code
-    return "en"
+    return chosen_lang(None)
 
 
-def chosen_lang(requested: str | None) -> str:
-    """The report's language: --lang, else the environment's; says so on stderr when no
-    locale file of that language exists (the texts then fall back to English)."""
-    lang = requested or default_lang()
-    from stratagem.i18n.catalog import ENGINE_LOCALES
+def chosen_lang(requested: str | None, *, warn: bool = True) -> str:
+    """The language to speak: --lang, else the environment's, matched to the languages with
+    locale files (de-AT → de → English, any case). Says so on stderr when --lang names a
+    language without texts (they then fall back to English)."""
+    from stratagem.i18n.catalog import available_languages
+    from stratagem.i18n.negotiate import choose, negotiate
 
-    if not (ENGINE_LOCALES / f"{lang}.yaml").is_file():
-        known = sorted(p.stem for p in ENGINE_LOCALES.glob("*.yaml"))
-        if requested:
-            print(f"stratagem: no texts in '{lang}' yet ({', '.join(known)} exist); "
-                  "showing English", file=sys.stderr)
-        return "en" if not requested else lang
-    return lang
+    available = available_languages()
+    if requested and negotiate(requested, available) is None:
+        if warn:
+            print(_warning(requested, available), file=sys.stderr)
+        return "en"
+    return choose(requested, available)
+
+
+def _warning(requested: str, available: list[str]) -> str:
+    from stratagem.i18n.catalog import engine_catalog
+
+    english = "stratagem: no texts in '{lang}' yet ({known} exist); showing English"
+    try:
+        text = engine_catalog(chosen_lang(None, warn=False)).keyed(
+            "cli.language_missing", {"lang": requested, "known": ", ".join(available)})
+    except StratagemError:
+        text = None
+    return "stratagem: " + text if text else english.format(lang=requested,
+                                                           known=", ".join(available))
 
 
 def add_lang(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lang", default=None, metavar="LANG", help=LANGS_HELP)
+    parser.add_argument("--locales", action="append", default=[], metavar="DIR",
+                        help=LOCALES_HELP)
 
 
 def parse_value(text: str) -> Any:

@@ -21,7 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from stratagem.errors import Location, StratagemError, ValidationFailed
+from stratagem.errors import Either, Location, StratagemError, ValidationFailed
 from stratagem.i18n.engine_keys import (
     RULESET_TITLE,
     decision_key,
@@ -29,9 +29,8 @@ from stratagem.i18n.engine_keys import (
     field_key,
     table_key,
 )
-from stratagem.i18n.language import Language, NumberFormat, is_number
+from stratagem.i18n.language import Language, is_number
 from stratagem.i18n.messages import Message, MessageSyntaxError, parse_message
-from stratagem.i18n.plural import PluralRule
 
 #: The language every other falls back to.
 FALLBACK_LANGUAGE = "en"
@@ -41,10 +40,11 @@ ENGINE_LOCALES = Path(__file__).resolve().parent.parent / "locales"
 
 _LANGUAGE_CODE = re.compile(r"[a-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*")
 _KEY = re.compile(r"[\w-]+(?:\.[\w-]+)*")
-_TOP_KEYS = ("kind", "language", "name", "ruleset", "description", "plural", "decimal", "group",
-             "fraction_digits", "messages")
-_HINT_KEYS = "a locale file has kind, language, name, ruleset, description, plural, decimal, " \
-    "group, fraction_digits, messages; see docs/translating.md"
+_TOP_KEYS = ("kind", "language", "name", "ruleset", "description", "messages", "sources")
+_HINT_KEYS = "a locale file has kind, language, name, ruleset, description, messages, sources; " \
+    "see docs/translating.md"
+#: Keys of older locale files: CLDR (through Babel) now knows these for every language.
+_CLDR_KEYS = ("plural", "decimal", "group", "fraction_digits")
 
 
 @dataclass
@@ -54,8 +54,6 @@ class LocaleFile:
     path: str
     language: str
     name: str | None = None
-    plural: PluralRule | None = None
-    numbers: dict[str, Any] = field(default_factory=dict)
     messages: dict[str, Message] = field(default_factory=dict)
     locations: dict[str, Location] = field(default_factory=dict)
 
@@ -132,7 +130,11 @@ def parse_locale(doc: Mapping[str, Any], source: str, expected: str | None = Non
         raise StratagemError("a locale file must be a map of keys", location=top,
                              hint=_HINT_KEYS)
     for key in doc:
-        if key not in _TOP_KEYS:
+        if key in _CLDR_KEYS:
+            fail(f"{key!r} is no longer written in a locale file", _where(doc, key, source),
+                 "remove the line: plural rules and number formats come from CLDR for every "
+                 "language")
+        elif key not in _TOP_KEYS:
             fail(f"unknown key {key!r} in a locale file", _where(doc, key, source), _HINT_KEYS)
     if doc.get("kind") != "locale":
         fail("a locale file starts with 'kind: locale'",
@@ -161,13 +163,6 @@ def parse_locale(doc: Mapping[str, Any], source: str, expected: str | None = Non
     for key in ("ruleset", "description"):
         if doc.get(key) is not None and not isinstance(doc[key], str):
             fail(f"{key} must be text", _where(doc, key, source))
-    if "plural" in doc:
-        where = _where(doc, "plural", source)
-        try:
-            result.plural = PluralRule(doc["plural"], where)
-        except StratagemError as err:
-            errors.append(err)
-    _read_numbers(doc, source, result, fail)
     messages = doc.get("messages", {})
     if messages is None:
         messages = {}
@@ -195,24 +190,6 @@ def parse_locale(doc: Mapping[str, Any], source: str, expected: str | None = Non
     if errors:
         raise ValidationFailed(errors)
     return result
-
-
-def _read_numbers(doc: Mapping[str, Any], source: str, result: LocaleFile, fail: Any) -> None:
-    for key in ("decimal", "group"):
-        if key in doc:
-            value = doc[key]
-            if isinstance(value, str) and len(value) <= 4 and not any(c.isdigit() for c in value):
-                result.numbers[key] = value
-            else:
-                fail(f"{key} must be a short text without digits, like \",\" or \" \"",
-                     _where(doc, key, source))
-    if "fraction_digits" in doc:
-        value = doc["fraction_digits"]
-        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 6:
-            result.numbers["fraction_digits"] = value
-        else:
-            fail("fraction_digits must be a whole number from 0 to 6",
-                 _where(doc, "fraction_digits", source))
 
 
 def read_locale(path: Path) -> LocaleFile:
@@ -308,6 +285,13 @@ class Catalog:
         message, language = found
         return message.format(params, language, self.display)
 
+    def keyed(self, key: str, params: Mapping[str, object]) -> str | None:
+        """``key`` formatted with ``params``, or None when no language has it (for errors)."""
+        found = self.message(key)
+        if found is None:
+            return None
+        return found[0].format(params, found[1], self.display)
+
     def display(self, value: object, language: Language) -> str:
         """Text of one ``{name}`` value in a message written in ``language``.
 
@@ -317,12 +301,18 @@ class Catalog:
         """
         if isinstance(value, str) or is_number(value):
             return language.format_value(value)
+        if isinstance(value, Either):
+            words = [self.display(term, language) for term in value.terms]
+            if len(words) < 2:
+                return "".join(words)
+            joiner = self.keyed("word.or", {}) or "or"
+            return ", ".join(words[:-1]) + f" {joiner} " + words[-1]
         key = getattr(value, "key", None)
         if isinstance(key, str) and hasattr(value, "fallback"):
             found = self.message(key)
             if found is None:
                 return str(value.fallback)
-            return found[0].format({}, found[1], self.display)
+            return found[0].format(dict(getattr(value, "params", ())), found[1], self.display)
         return language.format_value(value)
 
     def number(self, value: Any) -> str:
@@ -335,16 +325,14 @@ class Catalog:
 
 def _merge(language: str, files: list[LocaleFile]) -> Catalog:
     """One language's catalog from its files, later files winning."""
-    name, plural, numbers = "", None, {}
+    name = ""
     messages: dict[str, Message] = {}
     locations: dict[str, Location] = {}
     for locale in files:
         name = locale.name or name
-        plural = locale.plural or plural
-        numbers.update(locale.numbers)
         messages.update(locale.messages)
         locations.update(locale.locations)
-    lang = Language(language, name, plural or PluralRule(), NumberFormat(**numbers))
+    lang = Language(language, name)
     return Catalog(lang, messages, locations=locations, files=[f.path for f in files])
 
 
@@ -386,9 +374,37 @@ def load_catalog(lang: str, locale_files: list[Path]) -> Catalog:
     return build_catalog(lang, read)
 
 
+#: The environment variable naming more folders of locale files (``os.pathsep`` between).
+LOCALES_VARIABLE = "STRATAGEM_LOCALES"
+
+#: Folders given with ``--locales`` (the command line adds them).
+_EXTRA_PLACES: list[Path] = []
+
+
+def set_locale_places(places: Iterable[Path]) -> None:
+    """Read these locale files or folders after every other (``--locales``; replaces the
+    places an earlier call set)."""
+    _EXTRA_PLACES[:] = [Path(p) for p in places]
+
+
+def extra_locale_places() -> list[Path]:
+    """Locale folders from outside the package: ``$STRATAGEM_LOCALES``, then ``--locales``."""
+    import os
+
+    env = [Path(p) for p in os.environ.get(LOCALES_VARIABLE, "").split(os.pathsep) if p]
+    return [*env, *_EXTRA_PLACES]
+
+
+def available_languages(*more: Path) -> list[str]:
+    """The languages with locale files in the engine, ``more`` and the extra places."""
+    places = [ENGINE_LOCALES, *more, *extra_locale_places()]
+    return sorted({path.stem for path in find_locale_files(places)})
+
+
 def engine_catalog(lang: str, *more: Path) -> Catalog:
-    """The engine's own texts in ``lang``, then the files or folders ``more``."""
-    return load_catalog(lang, [ENGINE_LOCALES, *more])
+    """The engine's own texts in ``lang``, then the files or folders ``more``, then the
+    extra places (:func:`extra_locale_places`), each later one winning."""
+    return load_catalog(lang, [ENGINE_LOCALES, *more, *extra_locale_places()])
 
 
 def _humanise(name: object) -> str:

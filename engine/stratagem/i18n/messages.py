@@ -9,6 +9,10 @@ The subset (see docs/translating.md for a translator's view):
     a plural form chosen by the language's ``plural:`` rule; ``=0 {...}`` matches
     an exact number first; ``#`` inside the branches is the number, written as
     the language writes numbers (``#`` belongs to the innermost plural around it).
+``{x, number}``, ``{x, number, percent}``, ``{x, number, ::currency/USD}``
+    a number in the language's style (CLDR): ``percent`` shows a share
+    (0.25 → ``25 %`` in Russian), ``currency/USD`` a sum of money
+    (``308 833 $`` in Russian, ``$308,833`` in English).
 ``{side, select, attacker {...} defender {...} other {...}}``
     a branch chosen by the parameter's value (``true``/``false`` for yes/no values).
 quotes, as ICU writes them
@@ -91,7 +95,16 @@ class Select:
     branches: Mapping[str, tuple[Part, ...]]
 
 
-Part = str | Arg | Pound | Plural | Select
+@dataclass(frozen=True, slots=True)
+class Number:
+    """``{x, number, percent}``: a number in a CLDR style (``decimal``, ``percent``, ``currency``)."""
+
+    arg: Arg
+    style: str
+    currency: str = ""
+
+
+Part = str | Arg | Pound | Plural | Select | Number
 
 _POUND = Pound()
 _MISSING = object()
@@ -244,11 +257,14 @@ class _Parser:
         kind_at = self.pos
         kind_match = _NAME.match(text, self.pos)
         kind = kind_match.group() if kind_match else ""
-        if kind not in ("plural", "select"):
+        if kind not in ("plural", "select", "number"):
             shown = f"{kind!r}" if kind else "nothing"
-            raise self.fail(f"expected 'plural' or 'select' after {name!r}, found {shown}", kind_at)
+            raise self.fail(f"expected 'plural', 'select' or 'number' after {name!r}, found "
+                            f"{shown}", kind_at)
         self.pos = kind_match.end()  # type: ignore[union-attr]
         self.skip_space()
+        if kind == "number":
+            return self.number(arg, start)
         if text[self.pos : self.pos + 1] != ",":
             raise self.fail(f"expected ',' after {kind!r}")
         self.pos += 1
@@ -260,6 +276,28 @@ class _Parser:
         exact = {key[1:]: parts for key, parts in branches if key.startswith("=")}
         forms = {key: parts for key, parts in branches if not key.startswith("=")}
         return Plural(arg, exact, forms, branches[-1][1])
+
+    def number(self, arg: Arg, start: int) -> Number:
+        """The rest of ``{x, number}`` / ``{x, number, STYLE}`` after the word ``number``."""
+        text = self.text
+        if text[self.pos : self.pos + 1] == "}":
+            self.pos += 1
+            return Number(arg, "decimal")
+        if text[self.pos : self.pos + 1] != ",":
+            raise self.fail("expected '}' or ',' after 'number'")
+        end = text.find("}", self.pos)
+        if end < 0:
+            raise self.fail("this '{' is never closed", start)
+        style_at = self.pos + 1
+        style = text[style_at:end].strip().removeprefix("::")
+        self.pos = end + 1
+        if style in ("percent", "integer", "decimal"):
+            return Number(arg, style)
+        code = style.removeprefix("currency/")
+        if style.startswith("currency/") and len(code) == 3 and code.isalpha():
+            return Number(arg, "currency", code.upper())
+        raise self.fail(f"unknown number style {style!r}; use percent, integer or "
+                        "currency/USD (any ISO 4217 code)", style_at)
 
     def branches(
         self, kind: str, start: int, *, in_plural: bool, depth: int
@@ -328,6 +366,8 @@ def _arguments(parts: tuple[Part, ...]) -> list[str]:
     for part in parts:
         if isinstance(part, Arg):
             names.append(part.name)
+        elif isinstance(part, Number):
+            names.append(part.arg.name)
         elif isinstance(part, Plural):
             names.append(part.arg.name)
             for branch in (*part.exact.values(), *part.forms.values()):
@@ -421,6 +461,8 @@ def _render(
             out.append("#" if pound is None else pound)
         elif kind is Plural:
             _render_plural(part, params, ctx, out)  # type: ignore[arg-type]
+        elif kind is Number:
+            _render_number(part, params, ctx, out)  # type: ignore[arg-type]
         else:
             _render_select(part, params, ctx, pound, out)  # type: ignore[arg-type]
 
@@ -447,6 +489,25 @@ def _render_plural(
                 branch = forms.get("other", part.last)
         pound = numbers.localize(shown)
     _render(branch, params, ctx, pound, out)
+
+
+def _render_number(part: Number, params: Mapping[str, object], ctx: _Context,
+                   out: list[str]) -> None:
+    value = _lookup(params, part.arg)
+    number = None if value is _MISSING else _as_number(value)
+    if number is None:
+        out.append("{" + part.arg.name + "}" if value is _MISSING
+                   else ctx.display(value, ctx.language))
+        return
+    numbers = ctx.language.numbers
+    if part.style == "percent":
+        out.append(numbers.percent(number))
+    elif part.style == "currency":
+        out.append(numbers.currency(number, part.currency))
+    elif part.style == "integer":
+        out.append(numbers.format(round(Fraction(number))))
+    else:
+        out.append(numbers.format(number))
 
 
 def _render_select(
