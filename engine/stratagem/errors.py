@@ -15,6 +15,7 @@ texts live in the engine's locale files (``engine/stratagem/locales/``);
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol
@@ -96,6 +97,10 @@ def describe(location: Location | None, message: str, context: str | None = None
     return "\n".join(lines)
 
 
+#: How every check writes its suggestion for a misspelt name.
+_DID_YOU_MEAN = re.compile(r"did you mean ('[^']*'(?: or '[^']*')*)\?")
+
+
 class StratagemError(Exception):
     """Root of every error caused by user input (files, expressions, options)."""
 
@@ -139,13 +144,22 @@ class StratagemError(Exception):
         return self.message
 
     def localized_hint(self, texts: Texts | None = None) -> str | None:
-        """The hint in the language of ``texts`` (the English one without)."""
+        """The hint in the language of ``texts`` (the English one without).
+
+        A "did you mean 'a' or 'b'?" hint, written the same way by every check, is
+        shown as ``hint.did_you_mean``; any other as ``hint_key`` (``<key>.hint``).
+        """
+        if texts is None or not self.hint:
+            return self.hint
+        close = _DID_YOU_MEAN.fullmatch(self.hint)
         hint_key = self.hint_key or (self.key + ".hint" if self.key else None)
-        if texts is not None and hint_key and self.hint:
+        shown = None
+        if close is not None:
+            names = tuple(close.group(1).split(" or "))
+            shown = texts.keyed("hint.did_you_mean", {"suggestions": Either(names)})
+        elif hint_key:
             shown = texts.keyed(hint_key, self.params)
-            if shown is not None:
-                return shown
-        return self.hint
+        return shown if shown is not None else self.hint
 
     def with_location(self, location: Location) -> StratagemError:
         self.location = location

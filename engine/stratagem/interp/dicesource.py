@@ -112,6 +112,8 @@ class ScriptedDice(DiceSource):
                 f"the scripted dice ran out at roll #{self.position + 1} ({label}: {expr.text})",
                 hint="add more results to `dice:` (or --dice), or allow seeded dice "
                      "after the script with --dice-fallback",
+                key="run.dice_exhausted",
+                params={"n": self.position + 1, "label": label, "expr": expr.text},
             )
         stated = self.results[self.position]
         self.position += 1
@@ -122,6 +124,9 @@ class ScriptedDice(DiceSource):
                 f"scripted roll #{self.position} ({label}: {expr.text}) = {stated!r}: "
                 f"{err.message}",
                 hint="check the order of the scripted dice against --explain",
+                key="run.dice_bad_roll", params={"n": self.position, "label": label,
+                                                 "expr": expr.text, "stated": repr(stated),
+                                                 "reason": err.message},
             ) from None
 
     @property

@@ -495,6 +495,7 @@ class RepeatStep(Step):
                         location=self.location,
                         hint="check its `until:`/`while:` condition, or set `max:`; "
                              "limits.max_rounds raises the bound",
+                        key="run.repeat_endless", params={"max": limit},
                     )
                 if self.name:
                     scope[self.name] = n
@@ -583,6 +584,7 @@ class DecideStep(Step):
                     location=self.location,
                     hint=f"add to the scenario: decisions: {{{self.id}: "
                          + (f"{{{who}: VALUE}}}}" if who else "VALUE}"),
+                    key="run.decision_missing", params={"decision": self.id, "who": who or ""},
                 )
             value, source = run.evaluator.eval(self.default, scope), "default"
         value = self.validate(value, run, scope, who)
@@ -754,14 +756,17 @@ class CallStep(Step):
             c.error(f"procedure '{self.procedure}' needs {', '.join(missing)}",
                     c.where(node, "with") if "with" in node else self.location,
                     hint="pass " + ("it" if len(missing) == 1 else "them") + " with `with:`, "
-                         f"e.g. with: {{{missing[0]}: ...}}")
+                         f"e.g. with: {{{missing[0]}: ...}}", key="compile.call_missing",
+                    procedure=self.procedure, missing=", ".join(missing), n=len(missing),
+                    first=missing[0])
         for name in self.args:
             if name not in params:
                 c.error(f"procedure '{self.procedure}' takes no parameter '{name}'",
                         c.where(node["with"], name),
                         hint=closest(name, params) or (
                             "its parameters: " + ", ".join(params) if params
-                            else "it takes none"))
+                            else "it takes none"), key="compile.call_unknown",
+                        procedure=self.procedure, name=name, params=", ".join(params))
 
     def finish(self, c: Compiler, node: Mapping[str, Any]) -> None:
         """For `call`, `with:` holds the arguments (compiled before `as:` binds)."""

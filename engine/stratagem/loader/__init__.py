@@ -162,6 +162,8 @@ class Validator:
                         f"army file not found: {entry['army']}",
                         location=entry.where("army"),
                         hint=f"the path is relative to the scenario's folder ({path.parent})",
+                        key="loader.army_not_found",
+                        params={"path": entry["army"], "folder": str(path.parent)},
                     ))
                     continue
                 key = army.resolve()
@@ -206,6 +208,7 @@ def _kind_of(raw: Any, name: str) -> tuple[str | None, list[StratagemError]]:
         return None, [StratagemError(
             "the file is empty", location=Location(name, 1, 1),
             hint=f"start it with 'kind:' and one of: {listed}",
+            key="loader.empty", params={"kinds": listed},
         )]
     if not isinstance(raw, PosDict):
         return None, [StratagemError(
@@ -213,6 +216,7 @@ def _kind_of(raw: Any, name: str) -> tuple[str | None, list[StratagemError]]:
             location=Location(name, raw.line, raw.col) if isinstance(raw, PosList)
             else Location(name, 1, 1),
             hint=f"start the file with 'kind:' and one of: {listed}",
+            key="loader.not_a_map", params={"kinds": listed},
         )]
     kind = raw.get("kind")
     if kind is None:
@@ -221,12 +225,15 @@ def _kind_of(raw: Any, name: str) -> tuple[str | None, list[StratagemError]]:
             location=raw.key_where("kind") if "kind" in raw else raw.where(),
             hint=f"add e.g. 'kind: ruleset' as the first line; kinds: {listed} (a file "
             "pulled in by 'include:' is checked through the file that includes it)",
+            key="loader.no_kind", params={"kinds": listed},
         )]
     if kind not in KINDS:
         return None, [StratagemError(
             f"unknown kind '{kind}'",
             location=raw.where("kind"),
             hint=_did_you_mean(str(kind), KINDS) or f"kinds: {listed}",
+            key="loader.unknown_kind", hint_key="schema.kinds.hint",
+            params={"kind": kind, "kinds": listed},
         )]
     return str(kind), []
 

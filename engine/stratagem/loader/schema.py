@@ -60,9 +60,8 @@ def static_schema(kind: str) -> dict[str, Any]:
         raise StratagemError(
             f"unknown file kind '{kind}'",
             hint=_did_you_mean(kind, KINDS) or "kinds: " + ", ".join(KINDS),
-            key="schema.unknown_kind", hint_key=_hint_key(kind, KINDS, "schema.kinds.hint"),
-            params={"kind": kind, "suggestions": _suggestions(kind, KINDS),
-                    "kinds": ", ".join(KINDS)},
+            key="schema.unknown_kind", hint_key="schema.kinds.hint",
+            params={"kind": kind, "kinds": ", ".join(KINDS)},
         )
     schema: dict[str, Any] = json.loads(_static_text(kind))
     return schema
@@ -540,8 +539,8 @@ class _Converter:
             hint = _did_you_mean(instance, choices)
         got = _describe(instance)
         self.add(path, "other", f"{got} is not a valid {name}; must be one of: {listed}",
-                 where, hint, key="schema.enum", hint_key="hint.did_you_mean", got=got,
-                 name=name, listed=listed, suggestions=_suggestions(str(instance), choices))
+                 where, hint, key="schema.enum", got=got,
+                 name=name, listed=listed)
 
     def on_const(
         self, error: Any, path: _Path, schema: _Schema, instance: Any, where: Location
@@ -586,8 +585,7 @@ class _Converter:
                     self.add(path, "unknown-step", f"unknown step '{key}'", location,
                              _did_you_mean(key, step_keys) or "steps: " + ", ".join(step_keys),
                              key="schema.unknown_step",
-                             hint_key=_hint_key(key, step_keys, "schema.steps.hint"),
-                             step=key, suggestions=_suggestions(key, step_keys),
+                             hint_key="schema.steps.hint", step=key,
                              steps=", ".join(step_keys))
                     continue
             if own_step is not None and key in step_keys:
@@ -608,8 +606,7 @@ class _Converter:
             if hint is None and allowed:
                 hint = "allowed here: " + listed
             self.add(path, "other", text, location, hint, key="schema.unknown_field",
-                     hint_key=_hint_key(key, allowed, "schema.allowed.hint"), field=key,
-                     name=name, suggestions=_suggestions(key, allowed), allowed=listed)
+                     hint_key="schema.allowed.hint", field=key, name=name, allowed=listed)
 
     def on_oneOf(
         self, error: Any, path: _Path, schema: _Schema, instance: Any, where: Location
@@ -680,13 +677,10 @@ class _Converter:
     def bad_key(self, path: _Path, key: Any, schema: _Schema) -> None:
         name = _name(schema) or "name"
         hint, hint_key = schema.get("x-hint"), schema.get("x-hint-key")
-        suggestions = None
         if schema.get("pattern") is None and schema.get("enum"):
-            hint, hint_key = _did_you_mean(str(key), schema["enum"]), "hint.did_you_mean"
-            suggestions = _suggestions(str(key), schema["enum"])
+            hint = _did_you_mean(str(key), schema["enum"])
         self.add(path, "other", f"'{key}' is not a valid {name}", self.key_where(path, str(key)),
-                 hint, key="schema.bad_key", hint_key=hint_key, field=str(key), name=name,
-                 suggestions=suggestions)
+                 hint, key="schema.bad_key", hint_key=hint_key, field=str(key), name=name)
 
     def on_minimum(
         self, error: Any, path: _Path, schema: _Schema, instance: Any, where: Location
@@ -889,17 +883,6 @@ def _did_you_mean(word: str, choices: Any) -> str | None:
     if not close:
         return None
     return "did you mean " + " or ".join(f"'{c}'" for c in close) + "?"
-
-
-def _suggestions(word: str, choices: Any) -> Either:
-    """The close names of :func:`_did_you_mean`, as the parameter ``suggestions`` of
-    ``hint.did_you_mean``: 'a' or 'b' in the reader's language."""
-    return Either(tuple(f"'{c}'" for c in _close(word, choices)))
-
-
-def _hint_key(word: str, choices: Any, otherwise: str) -> str:
-    """``hint.did_you_mean`` when a close name exists, else the key of the other hint."""
-    return "hint.did_you_mean" if _close(word, choices) else otherwise
 
 
 def _path_text(path: tuple[Any, ...]) -> str:
