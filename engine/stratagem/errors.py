@@ -46,6 +46,25 @@ class Either:
         return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
+class Keyed(str):
+    """An English text (a prompt, a note) that also carries its message key and parameters,
+    so that where it is shown it can be shown in the reader's language."""
+
+    key: str
+    params: dict[str, object]
+
+    def __new__(cls, text: str, key: str, **params: object) -> Keyed:
+        self = super().__new__(cls, text)
+        self.key = key
+        self.params = params
+        return self
+
+    def localized(self, texts: Texts | None) -> str:
+        """The text in the language of ``texts`` (this English text without)."""
+        shown = texts.keyed(self.key, self.params) if texts is not None else None
+        return shown if shown is not None else str(self)
+
+
 class Texts(Protocol):
     """What an error needs to show itself in a language (a catalog has it)."""
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from stratagem.errors import Keyed, Texts
+
 from stratagem.cli.common import (
     add_lang,
     ask,
@@ -50,21 +52,31 @@ def register(sub: Any) -> None:
     p.set_defaults(run=run)
 
 
-def _ask_decision(decision: str, who: str, info: dict[str, Any]) -> Any:
-    from stratagem.cli.common import parse_value
-
+def decision_prompt(decision: str, who: str, info: dict[str, Any]) -> Keyed:
+    """What ``--interactive`` asks for a decision (``prompt.decision``)."""
     choices = info.get("choices")
     rng = info.get("range")
-    hint = f" [{', '.join(map(str, choices))}]" if choices else (
-        f" [{rng[0]}..{rng[1]}]" if rng else "")
+    listed = ", ".join(map(str, choices)) if choices else (f"{rng[0]}..{rng[1]}" if rng else None)
     default = info.get("default")
-    answer = ask(f"{decision}{f' ({who})' if who else ''}{hint}"
-                 f"{f' (default {default})' if default is not None else ''}: ").strip()
-    return parse_value(answer) if answer else default
+    english = (f"{decision}{f' ({who})' if who else ''}{f' [{listed}]' if listed else ''}"
+               f"{f' (default {default})' if default is not None else ''}: ")
+    return Keyed(english, "prompt.decision", decision=decision, who=who or None,
+                 choices=listed, default=default)
+
+
+def _asker(texts: Texts | None) -> Any:
+    from stratagem.cli.common import parse_value
+
+    def ask_decision(decision: str, who: str, info: dict[str, Any]) -> Any:
+        answer = ask(decision_prompt(decision, who, info), texts).strip()
+        return parse_value(answer) if answer else info.get("default")
+
+    return ask_decision
 
 
 def run(args: argparse.Namespace) -> int:
     from stratagem.api import load_scenario, replay_inputs, run_battle
+    from stratagem.report import translator
 
     scenario = load_scenario(args.scenario)
     dice = parse_dice_list(args.dice) if args.dice else None
@@ -73,11 +85,12 @@ def run(args: argparse.Namespace) -> int:
         dice, recorded = replay_inputs(args.replay)
         decisions = {**recorded, **decisions}
     lang = chosen_lang(args.lang)
+    texts = translator(scenario.ruleset, lang).catalog if args.interactive else None
     result = run_battle(
         scenario, seed=args.seed, dice=dice, decisions=decisions, lang=lang,
         dice_fallback=args.dice_fallback,
-        ask_dice=ask if args.interactive else None,
-        ask_decision=_ask_decision if args.interactive else None,
+        ask_dice=(lambda prompt: ask(prompt, texts)) if args.interactive else None,
+        ask_decision=_asker(texts) if args.interactive else None,
     )
     if args.json:
         write_out(result.to_json())

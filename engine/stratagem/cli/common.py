@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from stratagem.errors import StratagemError
+from stratagem.errors import Keyed, StratagemError, Texts
 
 LANGS_HELP = ("language of the report and of the messages (ru, en, de, or any language with "
               "locale files; default: $LANGUAGE, $LC_ALL, $LC_MESSAGES, $LANG)")
@@ -121,9 +121,10 @@ def parse_decisions(items: list[str] | None) -> dict[str, Any]:
     return out
 
 
-def ask(prompt: str) -> str:
-    """Ask at the terminal; the question goes to stderr so stdout stays the report."""
-    sys.stderr.write(prompt)
+def ask(prompt: str, texts: Texts | None = None) -> str:
+    """Ask at the terminal, in the language of ``texts``; the question goes to stderr so stdout
+    stays the report."""
+    sys.stderr.write(prompt.localized(texts) if isinstance(prompt, Keyed) else prompt)
     sys.stderr.flush()
     try:
         return input()

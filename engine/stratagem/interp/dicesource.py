@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from stratagem.dice import DiceError, DiceExpr, RollResult
-from stratagem.errors import StratagemError
+from stratagem.errors import Keyed, StratagemError
 
 
 def stated_result(expr: DiceExpr, stated: Any, names: Mapping[str, int]) -> RollResult:
@@ -143,7 +143,8 @@ class PromptDice(DiceSource):
 
     def roll(self, expr: DiceExpr, names: Mapping[str, int], label: str) -> RollResult:
         while True:
-            answer = self.ask(f"{label}: roll {expr.text} (Enter rolls for you): ").strip()
+            answer = self.ask(Keyed(f"{label}: roll {expr.text} (Enter rolls for you): ",
+                                    "prompt.dice", label=label, expr=expr.text)).strip()
             if not answer:
                 return self.fallback.roll(expr, names, label)
             try:

@@ -584,7 +584,7 @@ class DecideStep(Step):
                     location=self.location,
                     hint=f"add to the scenario: decisions: {{{self.id}: "
                          + (f"{{{who}: VALUE}}}}" if who else "VALUE}"),
-                    key="run.decision_missing", params={"decision": self.id, "who": who or ""},
+                    key="run.decision_missing", params={"decision": self.id, "who": who or None},
                 )
             value, source = run.evaluator.eval(self.default, scope), "default"
         value = self.validate(value, run, scope, who)
@@ -766,6 +766,7 @@ class CallStep(Step):
                         hint=closest(name, params) or (
                             "its parameters: " + ", ".join(params) if params
                             else "it takes none"), key="compile.call_unknown",
+                        hint_key="compile.call_unknown.hint" if params else "compile.no_params.hint",
                         procedure=self.procedure, name=name, params=", ".join(params))
 
     def finish(self, c: Compiler, node: Mapping[str, Any]) -> None:

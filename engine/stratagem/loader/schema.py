@@ -658,11 +658,11 @@ class _Converter:
         if wanted:
             expected = Either(tuple(wanted))
             self.add(path, "other", f"expected {expected}, got {got}", where, schema.get("x-hint"),
-                     key="schema.type", hint_key=schema.get("x-hint-key"), expected=expected,
+                     key="schema.type", hint_key=_x_hint_key(schema), expected=expected,
                      got=got)
         else:
             self.add(path, "other", f"{got} is not allowed here", where, schema.get("x-hint"),
-                     key="schema.not_allowed", hint_key=schema.get("x-hint-key"), got=got)
+                     key="schema.not_allowed", hint_key=_x_hint_key(schema), got=got)
 
     def on_pattern(
         self, error: Any, path: _Path, schema: _Schema, instance: Any, where: Location
@@ -671,12 +671,12 @@ class _Converter:
         got = _describe(instance)
         self.add(path, "other", f"{got} is not a valid {name}", where,
                  schema.get("x-hint") or f"it must match the pattern {schema.get('pattern')}",
-                 key="schema.pattern", hint_key=schema.get("x-hint-key"), got=got, name=name,
+                 key="schema.pattern", hint_key=_x_hint_key(schema), got=got, name=name,
                  pattern=schema.get("pattern"))
 
     def bad_key(self, path: _Path, key: Any, schema: _Schema) -> None:
         name = _name(schema) or "name"
-        hint, hint_key = schema.get("x-hint"), schema.get("x-hint-key")
+        hint, hint_key = schema.get("x-hint"), _x_hint_key(schema)
         if schema.get("pattern") is None and schema.get("enum"):
             hint = _did_you_mean(str(key), schema["enum"])
         self.add(path, "other", f"'{key}' is not a valid {name}", self.key_where(path, str(key)),
@@ -883,6 +883,14 @@ def _did_you_mean(word: str, choices: Any) -> str | None:
     if not close:
         return None
     return "did you mean " + " or ".join(f"'{c}'" for c in close) + "?"
+
+
+def _x_hint_key(schema: _Schema) -> str | None:
+    """The key of a schema's own ``x-hint`` (``x-hint-key``); a hint without one stays English,
+    never the text of another."""
+    if not schema.get("x-hint"):
+        return None
+    return schema.get("x-hint-key") or "schema.x_hint"
 
 
 def _path_text(path: tuple[Any, ...]) -> str:

@@ -293,7 +293,7 @@ class _Builder:
                     location=Location(*alias_from, path),
                     hint="this looks like an 'alias bomb'; write the values out, or use "
                     "fewer nested aliases", key="yaml.alias_bomb",
-                    params={"max": self.limits.max_alias_nodes},
+                    params={"max": str(self.limits.max_alias_nodes)},
                 )
         kind = type(node).__name__
         tag = _tag(node)
@@ -501,7 +501,10 @@ def _syntax_error(file: str, text: str, err: Any) -> StratagemError:
     at = f"line {opener.line + 1}, column {opener.column + 1}" if opener is not None else ""
     hint = None
     seen = f"line {line + 1}, column {col + 1}"
-    params: dict[str, object] = {"at": at, "seen": seen, "problem": problem, "context": context}
+    params: dict[str, object] = {"at": at, "seen": seen, "problem": problem, "context": context,
+                                 "line": line + 1, "column": col + 1}
+    if opener is not None:
+        params.update(at_line=opener.line + 1, at_column=opener.column + 1)
     key = _SYNTAX_KEYS[0]
     if "mapping values are not allowed" in problem:
         message = "unexpected ':' (text containing ': ' must be quoted, or the indentation is wrong)"
