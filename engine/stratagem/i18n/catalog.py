@@ -56,6 +56,17 @@ class LocaleFile:
     name: str | None = None
     messages: dict[str, Message] = field(default_factory=dict)
     locations: dict[str, Location] = field(default_factory=dict)
+    #: key → the fingerprint of the English text each translation was made from (``sources:``).
+    sources: dict[str, str] = field(default_factory=dict)
+    #: Where ``messages:`` starts (new keys go there).
+    messages_at: Location | None = None
+
+
+def fingerprint(text: str) -> str:
+    """The fingerprint ``sources:`` records for an English text: 8 hex digits of its SHA-1."""
+    import hashlib
+
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:8]
 
 
 def check_language_code(code: str) -> str:
@@ -163,6 +174,20 @@ def parse_locale(doc: Mapping[str, Any], source: str, expected: str | None = Non
     for key in ("ruleset", "description"):
         if doc.get(key) is not None and not isinstance(doc[key], str):
             fail(f"{key} must be text", _where(doc, key, source))
+    if "messages" in doc:
+        result.messages_at = _where(doc, "messages", source)
+    sources = doc.get("sources") or {}
+    if isinstance(sources, Mapping):
+        for key, stamp in sources.items():
+            if isinstance(key, str) and isinstance(stamp, str) and re.fullmatch(r"[0-9a-f]{8}",
+                                                                               stamp):
+                result.sources[key] = stamp
+            else:
+                fail(f"sources: {key!r} must be 8 hex digits (the fingerprint of the English "
+                     "text it was translated from)", _where(sources, key, source),
+                     "run `stratagem i18n stamp` to record them")
+    else:
+        fail("sources must be a map of key: fingerprint", _where(doc, "sources", source))
     messages = doc.get("messages", {})
     if messages is None:
         messages = {}

@@ -528,3 +528,42 @@ def _render_select(
         out.append(ctx.display(value, ctx.language))
         return
     _render(branch, params, ctx, pound, out)
+
+
+def to_icu(parts: tuple[Part, ...], *, in_plural: bool = False) -> str:
+    """The ICU text of parsed ``parts``: ``parse_message(to_icu(m.parts))`` parses to the same
+    parts (used to write a branch of a plural on its own, for PO files)."""
+    out: list[str] = []
+    for part in parts:
+        if isinstance(part, str):
+            out.append(_quote(part, in_plural))
+        elif isinstance(part, Arg):
+            out.append("{" + part.name + "}")
+        elif isinstance(part, Pound):
+            out.append("#")
+        elif isinstance(part, Number):
+            style = {"decimal": "", "percent": ", percent", "integer": ", integer"}.get(
+                part.style, f", ::currency/{part.currency}")
+            out.append("{" + part.arg.name + ", number" + style + "}")
+        elif isinstance(part, Plural):
+            branches = [(f"={k}", v) for k, v in part.exact.items()] + list(part.forms.items())
+            out.append("{" + part.arg.name + ", plural, " + " ".join(
+                f"{k} {{{to_icu(v, in_plural=True)}}}" for k, v in branches) + "}")
+        else:
+            out.append("{" + part.arg.name + ", select, " + " ".join(
+                f"{k} {{{to_icu(v, in_plural=in_plural)}}}" for k, v in part.branches.items())
+                + "}")
+    return "".join(out)
+
+
+def _quote(text: str, in_plural: bool) -> str:
+    special = "{}#" if in_plural else "{}"
+    out: list[str] = []
+    for char in text:
+        if char == "'":
+            out.append("''")
+        elif char in special:
+            out.append(f"'{char}'")
+        else:
+            out.append(char)
+    return "".join(out)
