@@ -47,6 +47,11 @@ def _load_file(path: Path, kind: str, location: Location | None = None) -> Any:
                              hint="paths in a scenario are relative to the scenario file"
                              if location is not None else "check the path")
     doc = load_yaml(path)
+    if hasattr(doc, "get"):
+        from stratagem.i18n.names import extract_names, record_locale_names
+
+        extract_names(doc)
+        record_locale_names(path.parent / "locales")
     if not hasattr(doc, "get"):
         raise StratagemError(f"a {kind} file must be a map of keys", location=Location(str(path)))
     found = doc.get("kind")

@@ -34,7 +34,7 @@ def _value(t: Translator, entity: Entity, name: str, value: Any) -> str:
     if spec is not None and spec.enum_key and isinstance(value, list):
         return ", ".join(t.enum(spec.enum_key[len("enum."):], v) for v in value) or "—"
     if isinstance(value, Entity):
-        return value.label()
+        return t.catalog.name(value.label())
     if isinstance(value, Label):
         return t.catalog.display(value, t.catalog.lang)
     if isinstance(value, (list, tuple)):
@@ -153,7 +153,7 @@ def _plain_value(t: Translator, value: Any) -> str:
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(_plain_value(t, v) for v in value) + "]"
     if isinstance(value, Entity):
-        return value.label()
+        return t.catalog.name(value.label())
     if isinstance(value, bool) or value is None:
         return str(value)
     if isinstance(value, (int, float)) or hasattr(value, "denominator"):
@@ -189,10 +189,10 @@ def render_report(result: BattleResult, lang: str = "en", explain: bool = False)
         if after.kind_name == "battle" and not names:
             continue
         if not names and after.kind_name != "battle":
-            lines.append(f"{indent}{after.label()}")
+            lines.append(f"{indent}{t.catalog.name(after.label())}")
             continue
         line = _fields_line(t, before, after, names, failed)
-        head = after.label() if after.kind_name != "battle" else t.field("battle", "battle")
+        head = t.catalog.name(after.label()) if after.kind_name != "battle" else t.field("battle", "battle")
         lines.append(f"{indent}{head}: {line}" if line else f"{indent}{head}")
     lines.extend(_not_computed(t, failed))
     if explain:
@@ -221,7 +221,7 @@ def render_rating(rated: RatedArmy, lang: str = "en", explain: bool = False) -> 
             names += [d for d in entity.declaration.derived if d not in names
                       and t.catalog.message(f"field.{kind}.{d}") is not None]
         line = _fields_line(t, None, entity, names, failed)
-        lines.append(f"{indent}{entity.label()}: {line}" if line else f"{indent}{entity.label()}")
+        lines.append(f"{indent}{t.catalog.name(entity.label())}: {line}" if line else f"{indent}{t.catalog.name(entity.label())}")
     lines.extend(_not_computed(t, failed))
     if explain and rated.trace:
         lines.append("")

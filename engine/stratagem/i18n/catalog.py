@@ -31,6 +31,8 @@ from stratagem.i18n.engine_keys import (
 )
 from stratagem.i18n.language import Language, is_number
 from stratagem.i18n.messages import Message, MessageSyntaxError, parse_message
+from stratagem.i18n.names import lookup as lookup_name
+from stratagem.i18n.names import record as record_name
 
 #: The language every other falls back to.
 FALLBACK_LANGUAGE = "en"
@@ -40,9 +42,10 @@ ENGINE_LOCALES = Path(__file__).resolve().parent.parent / "locales"
 
 _LANGUAGE_CODE = re.compile(r"[a-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*")
 _KEY = re.compile(r"[\w-]+(?:\.[\w-]+)*")
-_TOP_KEYS = ("kind", "language", "name", "ruleset", "description", "messages", "sources")
-_HINT_KEYS = "a locale file has kind, language, name, ruleset, description, messages, sources; " \
-    "see docs/translating.md"
+_TOP_KEYS = ("kind", "language", "name", "ruleset", "description", "messages", "names",
+             "sources")
+_HINT_KEYS = "a locale file has kind, language, name, ruleset, description, messages, names, " \
+    "sources; see docs/translating.md"
 #: Keys of older locale files: CLDR (through Babel) now knows these for every language.
 _CLDR_KEYS = ("plural", "decimal", "group", "fraction_digits")
 
@@ -58,6 +61,8 @@ class LocaleFile:
     locations: dict[str, Location] = field(default_factory=dict)
     #: key → the fingerprint of the English text each translation was made from (``sources:``).
     sources: dict[str, str] = field(default_factory=dict)
+    #: The ``names:`` section: a name as the data writes it → its translation.
+    names: dict[str, str] = field(default_factory=dict)
     #: Where ``messages:`` starts (new keys go there).
     messages_at: Location | None = None
 
@@ -188,6 +193,12 @@ def parse_locale(doc: Mapping[str, Any], source: str, expected: str | None = Non
                      "run `stratagem i18n stamp` to record them")
     else:
         fail("sources must be a map of key: fingerprint", _where(doc, "sources", source))
+    names = doc.get("names") or {}
+    if isinstance(names, Mapping) and all(isinstance(v, str) for v in names.values()):
+        result.names = {str(k): v for k, v in names.items()}
+    else:
+        fail("names must be a map of name: translation, e.g. Orcs: Орки",
+             _where(doc, "names", source))
     messages = doc.get("messages", {})
     if messages is None:
         messages = {}
@@ -324,7 +335,9 @@ class Catalog:
         records enum values and names) is shown as the text of its key, else
         as its fallback; anything else as :meth:`Language.format_value` says.
         """
-        if isinstance(value, str) or is_number(value):
+        if isinstance(value, str):
+            return self.name(value)
+        if is_number(value):
             return language.format_value(value)
         if isinstance(value, Either):
             words = [self.display(term, language) for term in value.terms]
@@ -338,11 +351,15 @@ class Catalog:
             if found is None:
                 return str(value.fallback)
             return found[0].format(dict(getattr(value, "params", ())), found[1], self.display)
-        return language.format_value(value)
+        return self.name(language.format_value(value))
 
     def number(self, value: Any) -> str:
         """A number written in this language's style."""
         return self.lang.format_value(value)
+
+    def name(self, name: str) -> str:
+        """A name from the data (an army's, a unit's) in this language, if it has one."""
+        return lookup_name(self.language, name)
 
     def __repr__(self) -> str:
         return f"Catalog({self.language!r}, {len(self._messages)} texts)"
@@ -357,6 +374,8 @@ def _merge(language: str, files: list[LocaleFile]) -> Catalog:
         name = locale.name or name
         messages.update(locale.messages)
         locations.update(locale.locations)
+        for shown, text in locale.names.items():
+            record_name(language, shown, text)
     lang = Language(language, name)
     return Catalog(lang, messages, locations=locations, files=[f.path for f in files])
 

@@ -39,6 +39,13 @@ _TYPE_WORDS = {
     "object": Term("type.object", "a map (key: value lines)"),
     "null": Term("type.null", "nothing (null)"),
 }
+#: A name: text, or text per language (``{en: Orcs, ru: Орки}``; see i18n/names.py).
+_NAME: dict[str, Any] = {"anyOf": [
+    {"type": "string"},
+    {"type": "object", "title": "names by language", "minProperties": 1,
+     "propertyNames": {"pattern": "^[a-z]{2,3}(-[A-Za-z0-9]+)*$", "title": "language code"},
+     "additionalProperties": {"type": "string"}},
+]}
 _A_LIST, _A_MAP = Term("value.list", "a list"), Term("value.map", "a map")
 
 
@@ -247,7 +254,8 @@ class _Generator:
     def entity(self, kind: str, with_children: bool = True) -> dict[str, Any]:
         decl = _mapping(self.entities.get(kind))
         props: dict[str, Any] = {
-            "name": {"type": "string", "description": f"The {kind}'s name."},
+            "name": {**_NAME, "description": f"The {kind}'s name: text, or text per language "
+                     "({en: Orcs, ru: Орки})."},
             "id": {"type": "string", "description": "Its id (defaults to the name)."},
         }
         required = []
