@@ -26,6 +26,11 @@ def chosen_lang(requested: str | None, *, warn: bool = True) -> str:
     from stratagem.i18n.catalog import available_languages
     from stratagem.i18n.negotiate import choose, negotiate
 
+    from stratagem.i18n.catalog import check_language_code
+    from stratagem.i18n.negotiate import normalize_tag
+
+    if requested:
+        check_language_code(normalize_tag(requested) or requested)
     available = available_languages()
     if requested and negotiate(requested, available) is None:
         if warn:

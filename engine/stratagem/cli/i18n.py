@@ -51,7 +51,8 @@ def register(sub: Any) -> None:
         description="Print the text of KEY in a language, with parameters filled in.",
     )
     show.add_argument("key", metavar="KEY", help="a message key, e.g. report.rounds")
-    show.add_argument("--lang", default="en", help="language code (default: en)")
+    show.add_argument("--lang", default=None, help="language code (default: $LANGUAGE, $LC_ALL, "
+                      "$LC_MESSAGES, $LANG)")
     show.add_argument("--ruleset", metavar="ID",
                       help="also read this ruleset's locale files (a shipped id or a folder)")
     show.add_argument("--locales", action="append", default=[], metavar="PATH",
@@ -221,8 +222,7 @@ def _parse_param(text: str) -> tuple[str, object]:
 
 
 def run_show(args: argparse.Namespace) -> int:
-    import sys
-
+    from stratagem.cli.common import chosen_lang
     from stratagem.i18n.catalog import ENGINE_LOCALES, load_catalog
 
     places = [ENGINE_LOCALES]
@@ -234,10 +234,7 @@ def run_show(args: argparse.Namespace) -> int:
             raise StratagemError(f"{place}: no such file or folder",
                                  hint="--locales names a locale file (pl.yaml) or a folder of them")
         places.append(path)
-    catalog = load_catalog(args.lang, places)
-    if not catalog.keys() and args.lang != "en":
-        print(f"stratagem: {catalog.text('error.language_missing', lang=args.lang)}",
-              file=sys.stderr)
+    catalog = load_catalog(chosen_lang(args.lang), places)
     params: dict[str, Any] = {}
     for name, value in (_parse_param(p) for p in args.param):
         *parents, last = name.split(".")

@@ -70,8 +70,11 @@ class NumberFormat:
             return plain
         if not number.is_finite():
             return plain
-        return str(format_decimal(number, locale=babel_locale(self.language),
-                                  decimal_quantization=False))
+        try:
+            return str(format_decimal(number, locale=babel_locale(self.language),
+                                      decimal_quantization=False))
+        except (ArithmeticError, ValueError):  # beyond the decimal context (1e+25): as it is
+            return plain
 
     def format(self, value: float | Fraction | Decimal) -> str:
         """The number as this language writes it."""
@@ -79,17 +82,23 @@ class NumberFormat:
 
     def percent(self, value: float | Fraction | Decimal) -> str:
         """``value`` (a share: 0.25) as a percentage the language's way (``25 %`` in Russian)."""
-        shown = Decimal(self.plain(Fraction(value) * 100)) / 100
-        return str(format_percent(shown, locale=babel_locale(self.language),
-                                  decimal_quantization=False))
+        try:
+            shown = Decimal(self.plain(Fraction(value) * 100)) / 100
+            return str(format_percent(shown, locale=babel_locale(self.language),
+                                      decimal_quantization=False))
+        except (ArithmeticError, ValueError):
+            return self.format(value)
 
     def currency(self, value: float | Fraction | Decimal, code: str) -> str:
         """``value`` in the currency ``code`` (``USD``) the language's way (``308 833 $``)."""
         locale = babel_locale(self.language)
         pattern = copy(locale.currency_formats["standard"])
         pattern.frac_prec = (0, self.fraction_digits)  # whole sums without ".00", as elsewhere
-        return str(pattern.apply(Decimal(self.plain(value)), locale, currency=code.upper(),
-                                 currency_digits=False, decimal_quantization=False))
+        try:
+            return str(pattern.apply(Decimal(self.plain(value)), locale, currency=code.upper(),
+                                     currency_digits=False, decimal_quantization=False))
+        except (ArithmeticError, ValueError):
+            return f"{self.format(value)} {code.upper()}"
 
 
 def is_number(value: object) -> bool:
