@@ -223,9 +223,9 @@ def _parse_param(text: str) -> tuple[str, object]:
 
 def run_show(args: argparse.Namespace) -> int:
     from stratagem.cli.common import chosen_lang
-    from stratagem.i18n.catalog import ENGINE_LOCALES, load_catalog
+    from stratagem.i18n.catalog import engine_catalog
 
-    places = [ENGINE_LOCALES]
+    places: list[Path] = []
     if args.ruleset:
         places.append(_ruleset_folder(args.ruleset)[1] / "locales")
     for place in args.locales:
@@ -234,7 +234,7 @@ def run_show(args: argparse.Namespace) -> int:
             raise StratagemError(f"{place}: no such file or folder",
                                  hint="--locales names a locale file (pl.yaml) or a folder of them")
         places.append(path)
-    catalog = load_catalog(chosen_lang(args.lang), places)
+    catalog = engine_catalog(chosen_lang(args.lang), *places)
     params: dict[str, Any] = {}
     for name, value in (_parse_param(p) for p in args.param):
         *parents, last = name.split(".")
