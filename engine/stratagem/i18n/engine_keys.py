@@ -13,7 +13,8 @@ a *mention*
     ``Term("type.number", ...)``) or ends a key's first part (``"check.critical_"``): the
     key is in use, its parameters unknown.
 
-A key's hint (``<key>.hint``) is in use with it. ``stratagem i18n check``
+The schemas' own messages and hints are found too (``x-message-key``,
+``x-hint-key``). A key's hint (``<key>.hint``) is in use with it. ``stratagem i18n check``
 compares the engine's locale files with what this finds: a key the code needs
 that a language lacks is *missing*, a text that nothing uses is *unused*. A
 ruleset's keys are the ``event:``/``emit``/``message:`` keys it writes plus the
@@ -145,12 +146,35 @@ def scan_source(text: str, path: str, found: EngineKeys) -> None:
             _use(found, text_value, where, None, False)
 
 
+def scan_schema(text: str, path: str, found: EngineKeys) -> None:
+    """Add the keys a JSON schema gives its own messages and hints (``x-message-key``,
+    ``x-hint-key``) to ``found``."""
+    import json
+
+    def walk(node: object) -> None:
+        if isinstance(node, dict):
+            for name in ("x-message-key", "x-hint-key"):
+                if isinstance(node.get(name), str):
+                    _use(found, node[name], Location(path), set(), True)
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(json.loads(text))
+
+
 @lru_cache(maxsize=1)
 def engine_keys() -> EngineKeys:
-    """The keys the engine's modules use (read once per process)."""
+    """The keys the engine's modules and schemas use (read once per process)."""
+    from stratagem.resources import data_dir
+
     found = EngineKeys()
     for module in sorted(PACKAGE.rglob("*.py")):
         scan_source(module.read_text(encoding="utf-8"), str(module), found)
+    for schema in sorted(data_dir("schemas").glob("*.json")):
+        scan_schema(schema.read_text(encoding="utf-8"), str(schema), found)
     return found
 
 

@@ -1,0 +1,104 @@
+"""Errors in the reader's language: every check's message and hint has a key; the English
+catalog gives exactly the text written at the raise site; Russian and German at the same
+places; the keys the code uses are found in the code."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from stratagem.cli import main
+from stratagem.errors import StratagemError
+from stratagem.i18n.catalog import engine_catalog
+from stratagem.i18n.engine_keys import EngineKeys, scan_source
+from stratagem.loader import Validator
+
+BROKEN = sorted((Path(__file__).parent.parent / "broken").glob("*.yaml"))
+
+#: Fixtures whose errors come from checks that have no keys yet: the syntax errors of the dice
+#: language, of expressions and of messages (their texts are built in dice/messages.py,
+#: expr/core.py and i18n/messages.py); they are shown in English.
+_NOT_YET = {"bad_dice.yaml", "bad_expression.yaml", "comprehension_attribute_target.yaml",
+            "operator_shift.yaml", "locale_bad_message.yaml"}
+
+
+def _errors(path: Path) -> list[StratagemError]:
+    return Validator().validate(str(path))
+
+
+@pytest.mark.parametrize("path", BROKEN, ids=lambda p: p.name)
+def test_the_english_texts_are_the_ones_written_at_the_raise_site(path: Path) -> None:
+    english = engine_catalog("en")
+    for error in _errors(path):
+        assert error.render(english) == error.render(), error.key
+
+
+@pytest.mark.parametrize("path", [p for p in BROKEN if p.name not in _NOT_YET],
+                         ids=lambda p: p.name)
+@pytest.mark.parametrize("lang", ["ru", "de"])
+def test_validate_in_another_language_gives_its_errors_at_the_same_places(
+        path: Path, lang: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["validate", str(path), "--format", "json"]) == 1
+    english = json.loads(capsys.readouterr().out)[0]["errors"]
+    assert main(["validate", str(path), "--format", "json", "--lang", lang]) == 1
+    other = json.loads(capsys.readouterr().out)[0]["errors"]
+    place = ("file", "line", "column", "path", "key")
+    assert [[e[k] for k in place] for e in other] == [[e[k] for k in place] for e in english]
+    for mine, theirs in zip(other, english, strict=True):
+        assert mine["key"], theirs["message"]
+        assert mine["message"] != theirs["message"], mine["message"]
+        if theirs["hint"] and not theirs["hint"].startswith(("steps:", "kinds:")):
+            assert mine["hint"] != theirs["hint"], mine["hint"]
+
+
+def test_validate_lang_ru_text(capsys: pytest.CaptureFixture[str]) -> None:
+    broken = Path(__file__).parent.parent / "broken"
+    assert main(["validate", "--lang", "ru", str(broken / "army_misspelt_field.yaml"),
+                 str(broken / "duplicate_key.yaml")]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].endswith("army_misspelt_field.yaml:6:33: неизвестное поле «qualty» в unit "
+                           "($.units[0].qualty)")
+    assert out[1] == "  подсказка: может быть, имелось в виду 'quality'?"
+    assert out[2].endswith("duplicate_key.yaml:7:1: повторяется ключ «name» (впервые записан "
+                           "в строке 5) ($.name)")
+    assert out[-1] == "Проверено 2 файла, с ошибками: 2 (2 ошибки)"
+
+
+def test_a_run_time_error_in_german(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """"the scripted dice ran out at roll #2", in the language of the battle."""
+    example = Path(__file__).parent.parent.parent / "examples" / "war-machine" / "orcs.yaml"
+    assert main(["battle", str(example), "--lang", "de", "--dice", "42"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("stratagem: die vorgegebenen Würfel gingen bei Wurf Nr. 2 aus")
+    assert "Tipp: ergänzen Sie Ergebnisse unter `dice:`" in err
+
+
+def test_keys_are_found_in_the_code_with_their_parameters() -> None:
+    found = EngineKeys()
+    scan_source(
+        'raise StratagemError(f"x {a}", key="demo.one", params={"a": a, "b": 1})\n'
+        'self.add(path, "other", text, where, key="demo.two", field=key, name=name)\n'
+        't.t("demo.three", side=s)\n'
+        'outcome = "demo.prefix_" + kind\n'
+        'WORDS = Term("demo.word", "a word")\n'
+        'Keyed("English", "demo.prompt", who=who)\n', "demo.py", found)
+    assert found.needed() == {"demo.one", "demo.two", "demo.three", "demo.prompt"}
+    assert found.params()["demo.one"] == ("a", "b")
+    assert found.params()["demo.two"] == ("field", "name")
+    assert found.params()["demo.three"] == ("side",)
+    assert found.is_used("demo.one.hint")  # a key's hint goes with it
+    assert found.is_used("demo.prefix_critical")  # a key built from a prefix
+    assert found.is_used("demo.word") and not found.is_used("demo.other")
+    (where,) = found.uses["demo.three"].locations
+    assert (where.file, where.line, where.column) == ("demo.py", 3, 1)
+
+
+def test_an_engine_text_nothing_uses_is_reported_unused(tmp_path: Path) -> None:
+    from stratagem.i18n.check import check_engine
+
+    assert all(not lang.unused for lang in check_engine().languages.values())
+    found = EngineKeys()
+    scan_source('t.t("report.summary")\n', "x.py", found)
+    assert not found.is_used("report.seed")
