@@ -111,7 +111,7 @@ def describe(t: Translator, event: Event) -> str:
     if event.step in ("roll", "check"):
         text = v.get("text", "")
         who = v.get("for")
-        line = f"{who}: {text}" if who else text
+        line = f"{t.catalog.name(str(who))}: {text}" if who else text
         if event.step == "check":
             outcome = "check.critical_" + v["critical"] if v.get("critical") else (
                 "check.success" if v.get("success") else "check.failure")
@@ -136,17 +136,29 @@ def describe(t: Translator, event: Event) -> str:
         for name, (old, new) in v.get("changes", {}).items():
             if type(old) is type(new) and old == new:
                 continue
-            label = t.field(entity.kind_name, name) if isinstance(entity, Entity) else name
-            parts.append(f"{label}: {_plain_value(t, old)} → {_plain_value(t, new)}")
-        return f"{entity}: " + "; ".join(parts) if parts else ""
+            if isinstance(entity, Entity):
+                shown = f"{_value(t, entity, name, old)} → {_value(t, entity, name, new)}"
+                parts.append(f"{t.field(entity.kind_name, name)}: {shown}")
+            else:
+                parts.append(f"{name}: {_plain_value(t, old)} → {_plain_value(t, new)}")
+        return f"{_plain_value(t, entity)}: " + "; ".join(parts) if parts else ""
     if event.step == "decide":
         who = v.get("for")
+        source = t.t(f"decision.source.{v.get('source')}")  # where the value came from
         return (f"{t.decision(v.get('decision', ''))}"
-                + (f" ({who})" if who else "") + f" = {_plain_value(t, v.get('value'))}"
-                + f" [{v.get('source')}]")
+                + (f" ({t.catalog.name(str(who))})" if who else "")
+                + f" = {_choice(t, v.get('decision', ''), v.get('value'))} [{source}]")
     if event.step == "set":
         return ", ".join(f"{k} = {_plain_value(t, x)}" for k, x in v.items())
     return ", ".join(f"{k} = {_plain_value(t, x)}" for k, x in v.items()) or event.step
+
+
+def _choice(t: Translator, decision: str, value: Any) -> str:
+    """A decision's value: the label of the enum named like the decision when it has one
+    (``tactic: overrun`` as ``enum.tactic.overrun``), else the value."""
+    if isinstance(value, str) and t.catalog.message(f"enum.{decision}.{value}") is not None:
+        return t.enum(decision, value)
+    return _plain_value(t, value)
 
 
 def _plain_value(t: Translator, value: Any) -> str:
@@ -155,7 +167,9 @@ def _plain_value(t: Translator, value: Any) -> str:
     if isinstance(value, Entity):
         return t.catalog.name(value.label())
     if isinstance(value, bool) or value is None:
-        return str(value)
+        return "—" if value is None else "✓" if value else "✗"
+    if isinstance(value, str):
+        return t.catalog.name(value)
     if isinstance(value, (int, float)) or hasattr(value, "denominator"):
         return t.number(value)
     if isinstance(value, Label):
