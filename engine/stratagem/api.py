@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from stratagem.errors import Location, StratagemError
+from stratagem.i18n.names import NameBook
 from stratagem.interp.context import Decisions, Run
 from stratagem.interp.dicesource import (
     DiceSource,
@@ -39,7 +40,9 @@ __all__ = [
 ]
 
 
-def _load_file(path: Path, kind: str, location: Location | None = None) -> Any:
+def _load_file(path: Path, kind: str, location: Location | None = None,
+               names: NameBook | None = None) -> Any:
+    """A file of ``kind``; names given per language go into ``names`` (i18n/names.py)."""
     from stratagem.loader.yamlio import load_yaml
 
     if not path.is_file():
@@ -47,11 +50,11 @@ def _load_file(path: Path, kind: str, location: Location | None = None) -> Any:
                              hint="paths in a scenario are relative to the scenario file"
                              if location is not None else "check the path")
     doc = load_yaml(path)
-    if hasattr(doc, "get"):
+    if hasattr(doc, "get") and names is not None:
         from stratagem.i18n.names import extract_names, record_locale_names
 
-        extract_names(doc)
-        record_locale_names(path.parent / "locales")
+        extract_names(doc, names)
+        record_locale_names(path.parent / "locales", names)
     if not hasattr(doc, "get"):
         raise StratagemError(f"a {kind} file must be a map of keys", location=Location(str(path)))
     found = doc.get("kind")
@@ -71,24 +74,30 @@ class Army:
     side: Entity
     root: Entity
     path: str | None = None
+    #: The army's names in other languages.
+    names: NameBook = field(default_factory=NameBook)
 
 
 def load_army(path: str | Path, ruleset: Ruleset | None = None) -> Army:
     path = Path(path)
-    doc = _load_file(path, "army")
+    names = NameBook()
+    doc = _load_file(path, "army", names=names)
     rs = ruleset or ruleset_for_document(doc, path)
     root = rs.new_entity(rs.kinds["battle"], {}, None)
     side = build_army(rs, doc, root)
     root.adopt(sides_collection(rs), side)
-    return Army(rs, side, root, str(path))
+    return Army(rs, side, root, str(path), names)
 
 
 def load_scenario(path: str | Path, ruleset: Ruleset | None = None) -> Scenario:
     path = Path(path)
-    doc = _load_file(path, "scenario")
+    names = NameBook()
+    doc = _load_file(path, "scenario", names=names)
     rs = ruleset or ruleset_for_document(doc, path)
-    return build_scenario(rs, doc, path.parent,
-                          lambda p, loc: _load_file(Path(p), "army", loc))
+    scenario = build_scenario(rs, doc, path.parent,
+                              lambda p, loc: _load_file(Path(p), "army", loc, names))
+    scenario.names = names
+    return scenario
 
 
 @dataclass
@@ -104,6 +113,8 @@ class BattleResult:
     name: str = ""
     dice_log: list[Any] = field(default_factory=list)
     decisions: dict[str, Any] = field(default_factory=dict)
+    #: The battle's names in other languages (its files' ``name: {en: ..., ru: ...}``).
+    names: NameBook = field(default_factory=NameBook)
 
     def report(self, lang: str = "en", explain: bool = False) -> str:
         from stratagem.report import render_report
@@ -167,7 +178,8 @@ def run_battle(scenario: str | Path | Scenario, *, seed: int | None = None,
     rs.call(run, rs.entry["battle"], {})
     scripted = len(dice) if dice is not None else None
     return BattleResult(rs, root, start, run.trace, seed if dice is None else None, scripted,
-                        scenario.name, getattr(source, "log", []), decided.taken)
+                        scenario.name, getattr(source, "log", []), decided.taken,
+                        names=scenario.names)
 
 
 def replay_inputs(path: str | Path) -> tuple[list[Any], dict[str, Any]]:
@@ -185,6 +197,7 @@ class RatedArmy:
     ruleset: Ruleset
     side: Entity
     trace: list[Event]
+    names: NameBook = field(default_factory=NameBook)
 
     def report(self, lang: str = "en", explain: bool = False) -> str:
         from stratagem.report import render_rating
@@ -220,4 +233,4 @@ def rate_army(army: str | Path | Army, *, explain: bool = True,
     if proc:
         (param,) = rs.procedures[proc].params
         rs.call(run, proc, {param: army.side})
-    return RatedArmy(rs, army.side, run.trace)
+    return RatedArmy(rs, army.side, run.trace, army.names)

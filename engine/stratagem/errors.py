@@ -186,8 +186,8 @@ class StratagemError(Exception):
 
     def render(self, texts: Texts | None = None) -> str:
         """The text a person reads (see :func:`describe`), in the language of ``texts``."""
-        return describe(self.location, self.localized(texts), self.context, self.localized_hint(texts),
-                        texts)
+        return describe(self.location, self.localized(texts), self.context,
+                        self.localized_hint(texts), texts)
 
     def to_json(self, texts: Texts | None = None) -> dict[str, object]:
         loc = self.location or Location()

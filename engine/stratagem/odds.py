@@ -9,13 +9,16 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from stratagem.errors import StratagemError
 from stratagem.interp.trace import Label
 from stratagem.model.documents import Scenario
 from stratagem.model.ruleset import Ruleset
 from stratagem.model.values import plain
+
+if TYPE_CHECKING:
+    from stratagem.i18n.names import NameBook
 
 
 def outcome_of(ruleset: Ruleset, root: Any) -> str:
@@ -189,10 +192,11 @@ def _in_processes(scenario: Scenario, chunks: list[tuple[int, int]],
     return [record for i in range(len(chunks)) for record in results[i]]
 
 
-def render_odds(ruleset: Ruleset, figures: dict[str, Any], lang: str) -> str:
+def render_odds(ruleset: Ruleset, figures: dict[str, Any], lang: str,
+                names: NameBook | None = None) -> str:
     from stratagem.report import translator
 
-    t = translator(ruleset, lang)
+    t = translator(ruleset, lang, names)
     lines = [t.t("report.ruleset", ruleset=t.title(ruleset.id)),
              t.t("report.battles", n=figures["battles"]), ""]
     for outcome, data in figures["outcomes"].items():

@@ -16,15 +16,20 @@ from stratagem.model.entities import Entity
 if TYPE_CHECKING:
     from stratagem.api import BattleResult, RatedArmy
     from stratagem.i18n.catalog import Translator
+    from stratagem.i18n.names import NameBook
     from stratagem.model.ruleset import Ruleset
 
 
-def translator(ruleset: Ruleset, lang: str) -> Translator:
+def translator(ruleset: Ruleset, lang: str, names: NameBook | None = None) -> Translator:
+    """The texts of ``lang``: the engine's, the ruleset's, and the battle's ``names``."""
     from stratagem.i18n.catalog import Translator, engine_catalog
 
     files = list(ruleset.locale_files.get("en", [])) if lang != "en" else []
     files += list(ruleset.locale_files.get(lang, []))
-    return Translator(engine_catalog(lang, *files))
+    t = Translator(engine_catalog(lang, *files))
+    if names is not None:
+        t.catalog.names.update(names)
+    return t
 
 
 def _value(t: Translator, entity: Entity, name: str, value: Any) -> str:
@@ -181,7 +186,7 @@ def _plain_value(t: Translator, value: Any) -> str:
 
 def render_report(result: BattleResult, lang: str = "en", explain: bool = False) -> str:
     rs = result.ruleset
-    t = translator(rs, lang)
+    t = translator(rs, lang, result.names)
     lines = [t.t("report.title", battle=result.name or t.title(rs.id)),
              t.t("report.ruleset", ruleset=t.title(rs.id))]
     if result.scripted is not None:
@@ -206,7 +211,8 @@ def render_report(result: BattleResult, lang: str = "en", explain: bool = False)
             lines.append(f"{indent}{t.catalog.name(after.label())}")
             continue
         line = _fields_line(t, before, after, names, failed)
-        head = t.catalog.name(after.label()) if after.kind_name != "battle" else t.field("battle", "battle")
+        head = (t.catalog.name(after.label()) if after.kind_name != "battle"
+                else t.field("battle", "battle"))
         lines.append(f"{indent}{head}: {line}" if line else f"{indent}{head}")
     lines.extend(_not_computed(t, failed))
     if explain:
@@ -220,7 +226,7 @@ def render_rating(rated: RatedArmy, lang: str = "en", explain: bool = False) -> 
     """The rate procedure's summary messages, then each entity's rated values
     (`report.rate`, else the battle report's fields; every derived value with `explain`)."""
     rs = rated.ruleset
-    t = translator(rs, lang)
+    t = translator(rs, lang, rated.names)
     lines = [t.t("report.ruleset", ruleset=t.title(rs.id))]
     summary = [e for e in rated.trace if e.level == "summary"]
     if summary:
@@ -235,7 +241,8 @@ def render_rating(rated: RatedArmy, lang: str = "en", explain: bool = False) -> 
             names += [d for d in entity.declaration.derived if d not in names
                       and t.catalog.message(f"field.{kind}.{d}") is not None]
         line = _fields_line(t, None, entity, names, failed)
-        lines.append(f"{indent}{t.catalog.name(entity.label())}: {line}" if line else f"{indent}{t.catalog.name(entity.label())}")
+        shown = t.catalog.name(entity.label())
+        lines.append(f"{indent}{shown}: {line}" if line else f"{indent}{shown}")
     lines.extend(_not_computed(t, failed))
     if explain and rated.trace:
         lines.append("")

@@ -56,13 +56,15 @@ def test_every_block_is_an_example_this_test_runs() -> None:
 
 
 def test_the_names_example_is_an_army_file(tmp_path: Path) -> None:
-    from stratagem.i18n.names import extract_names, lookup
+    from stratagem.i18n.names import NameBook, extract_names
     from stratagem.loader.yamlio import load_yaml
 
     _write_examples(tmp_path)
     doc = load_yaml(tmp_path / "battle" / "orcs.yaml")
-    extract_names(doc)
-    assert doc["name"] == "Orcs" and lookup("pl", "Orcs") == "Orki"
+    book = NameBook()
+    extract_names(doc, book)
+    assert doc["name"] == "Orcs" and book.lookup("pl", "Orcs") == "Orki"
+    assert book.lookup("pl", "Orcs (2)") == "Orki (2)" and book.lookup("pl", "Elves") == "Elves"
     assert read_locale(tmp_path / "battle" / "locales" / "pl.yaml").names["Elves"] == "Elfy"
 
 

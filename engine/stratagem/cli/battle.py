@@ -85,7 +85,8 @@ def run(args: argparse.Namespace) -> int:
         dice, recorded = replay_inputs(args.replay)
         decisions = {**recorded, **decisions}
     lang = chosen_lang(args.lang)
-    texts = translator(scenario.ruleset, lang).catalog if args.interactive else None
+    texts = (translator(scenario.ruleset, lang, scenario.names).catalog if args.interactive
+             else None)
     result = run_battle(
         scenario, seed=args.seed, dice=dice, decisions=decisions, lang=lang,
         dice_fallback=args.dice_fallback,

@@ -167,7 +167,8 @@ def _check_target(name: str, folder: Path, shipped: bool) -> Any:
     from stratagem.i18n.check import check_ruleset, ruleset_refs
 
     if not folder.is_file():
-        return check_ruleset(folder, name, _keys_of, ruleset_refs(folder, name if shipped else None))
+        refs = ruleset_refs(folder, name if shipped else None)
+        return check_ruleset(folder, name, _keys_of, refs)
     own = _overlay_locales(folder)
     inherited: dict[str, list[Path]] = {}
     try:
@@ -189,7 +190,8 @@ def run_check(args: argparse.Namespace) -> int:
     else:
         targets = [(name, folder, True) for name, folder in _shipped().items()]
     groups = [_check_target(name, folder, shipped) for name, folder, shipped in targets]
-    languages = {lang: [] for report in groups for lang in report.languages}
+    languages: dict[str, list[Path]] = {lang: [] for report in groups
+                                        for lang in report.languages}
     reports = [check_engine(languages), *groups]
     ok = all(report.ok for report in reports)
     if args.format == "json":

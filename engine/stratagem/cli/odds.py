@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     if show:
         from stratagem.report import translator
 
-        t = translator(scenario.ruleset, lang)
+        t = translator(scenario.ruleset, lang, scenario.names)
 
     def progress(done: int) -> None:
         if show:
@@ -79,5 +79,5 @@ def run(args: argparse.Namespace) -> int:
     else:
         from stratagem.odds import render_odds
 
-        write_out(render_odds(scenario.ruleset, figures, lang))
+        write_out(render_odds(scenario.ruleset, figures, lang, scenario.names))
     return 0

@@ -31,8 +31,7 @@ from stratagem.i18n.engine_keys import (
 )
 from stratagem.i18n.language import Language, is_number
 from stratagem.i18n.messages import Message, MessageSyntaxError, parse_message
-from stratagem.i18n.names import lookup as lookup_name
-from stratagem.i18n.names import record as record_name
+from stratagem.i18n.names import NameBook
 
 #: The language every other falls back to.
 FALLBACK_LANGUAGE = "en"
@@ -290,6 +289,8 @@ class Catalog:
         self.locations: dict[str, Location] = dict(locations or {})
         #: The files the texts came from, in the order read.
         self.files: tuple[str, ...] = tuple(files)
+        #: Names in battles in this language: the locale files' ``names:``, then the battle's.
+        self.names = NameBook()
 
     @property
     def language(self) -> str:
@@ -359,7 +360,7 @@ class Catalog:
 
     def name(self, name: str) -> str:
         """A name from the data (an army's, a unit's) in this language, if it has one."""
-        return lookup_name(self.language, name)
+        return self.names.lookup(self.language, name)
 
     def __repr__(self) -> str:
         return f"Catalog({self.language!r}, {len(self._messages)} texts)"
@@ -374,10 +375,12 @@ def _merge(language: str, files: list[LocaleFile]) -> Catalog:
         name = locale.name or name
         messages.update(locale.messages)
         locations.update(locale.locations)
-        for shown, text in locale.names.items():
-            record_name(language, shown, text)
     lang = Language(language, name)
-    return Catalog(lang, messages, locations=locations, files=[f.path for f in files])
+    catalog = Catalog(lang, messages, locations=locations, files=[f.path for f in files])
+    for locale in files:
+        for shown, text in locale.names.items():
+            catalog.names.record(language, shown, text)
+    return catalog
 
 
 def build_catalog(language: str, files: Iterable[LocaleFile]) -> Catalog:
