@@ -48,7 +48,10 @@ def _load_file(path: Path, kind: str, location: Location | None = None,
     if not path.is_file():
         raise StratagemError(f"no such {kind} file: {path}", location=location,
                              hint="paths in a scenario are relative to the scenario file"
-                             if location is not None else "check the path")
+                             if location is not None else "check the path",
+                             key="api.no_file", hint_key="api.relative.hint"
+                             if location is not None else "api.check_path.hint",
+                             params={"kind": kind, "path": str(path)})
     doc = load_yaml(path)
     if hasattr(doc, "get") and names is not None:
         from stratagem.i18n.names import extract_names, record_locale_names
@@ -56,13 +59,15 @@ def _load_file(path: Path, kind: str, location: Location | None = None,
         extract_names(doc, names)
         record_locale_names(path.parent / "locales", names)
     if not hasattr(doc, "get"):
-        raise StratagemError(f"a {kind} file must be a map of keys", location=Location(str(path)))
+        raise StratagemError(f"a {kind} file must be a map of keys", location=Location(str(path)),
+                             key="api.not_a_map", params={"kind": kind})
     found = doc.get("kind")
     if found != kind:
         raise StratagemError(
             f"expected a {kind} file, but this one says kind: {found}",
             location=doc.where("kind") if found else doc.where(),
-            hint=f"start the file with `kind: {kind}`")
+            hint=f"start the file with `kind: {kind}`", key="api.wrong_kind",
+            params={"kind": kind, "found": found})
     return doc
 
 

@@ -83,7 +83,7 @@ def parse_dice_list(text: str) -> list[Any]:
             end = buf.find("]", i)
             if end < 0:
                 raise StratagemError("--dice: a '[' without its ']'",
-                                     hint="write faces as [3,5,1,6]")
+                                     hint="write faces as [3,5,1,6]", key="cli.dice_bracket")
             out.append([_int(x) for x in buf[i + 1:end].replace(",", " ").split()])
             i = end + 1
             continue
@@ -104,7 +104,8 @@ def _int(text: str) -> int:
         return int(text)
     except ValueError:
         raise StratagemError(f"--dice: '{text}' is not a whole number",
-                             hint="e.g. --dice 14,10,8 or --dice '[3,5,1,6] 12'") from None
+                             hint="e.g. --dice 14,10,8 or --dice '[3,5,1,6] 12'",
+                             key="cli.dice_number", params={"text": text}) from None
 
 
 def parse_decisions(items: list[str] | None) -> dict[str, Any]:
@@ -113,7 +114,8 @@ def parse_decisions(items: list[str] | None) -> dict[str, Any]:
     for item in items or []:
         if "=" not in item:
             raise StratagemError(f"--decide {item}: expected ID=VALUE or ID:WHO=VALUE",
-                                 hint="e.g. --decide risk:Aldric=-2")
+                                 hint="e.g. --decide risk:Aldric=-2", key="cli.decide",
+                                 params={"item": item})
         left, value = item.split("=", 1)
         if ":" in left:
             key, who = left.split(":", 1)

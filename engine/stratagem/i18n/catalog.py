@@ -137,36 +137,44 @@ def parse_locale(doc: Mapping[str, Any], source: str, expected: str | None = Non
     """
     errors: list[StratagemError] = []
 
-    def fail(message: str, where: Location, hint: str | None = None) -> None:
-        errors.append(StratagemError(message, location=where, hint=hint))
+    def fail(message: str, where: Location, hint: str | None = None, key: str | None = None,
+             **params: object) -> None:
+        errors.append(StratagemError(message, location=where, hint=hint, key=key,
+                                     params=params))
 
     top = Location(file=source)
     if not isinstance(doc, Mapping):
         raise StratagemError("a locale file must be a map of keys", location=top,
-                             hint=_HINT_KEYS)
+                             hint=_HINT_KEYS, key="locale.not_a_map",
+                             hint_key="locale.keys.hint")
     for key in doc:
         if key in _CLDR_KEYS:
             fail(f"{key!r} is no longer written in a locale file", _where(doc, key, source),
                  "remove the line: plural rules and number formats come from CLDR for every "
-                 "language")
+                 "language", key="locale.cldr_key", field=key)
         elif key not in _TOP_KEYS:
-            fail(f"unknown key {key!r} in a locale file", _where(doc, key, source), _HINT_KEYS)
+            fail(f"unknown key {key!r} in a locale file", _where(doc, key, source), _HINT_KEYS,
+                 key="locale.unknown_key", field=key)
     if doc.get("kind") != "locale":
         fail("a locale file starts with 'kind: locale'",
-             _where(doc, "kind", source) if "kind" in doc else top, "add the line: kind: locale")
+             _where(doc, "kind", source) if "kind" in doc else top, "add the line: kind: locale",
+             key="locale.kind")
     language = doc.get("language")
     if language is None:
         fail("the locale file does not say its language", top,
-             f"add the line: language: {expected or 'xx'}")
+             f"add the line: language: {expected or 'xx'}", key="locale.no_language",
+             language=expected or "xx")
         language = expected or "?"
     elif not isinstance(language, str) or not _LANGUAGE_CODE.fullmatch(language):
         fail(f"{language!r} is not a language code", _where(doc, "language", source),
-             "use a code like en, ru, pl or pt-BR")
+             "use a code like en, ru, pl or pt-BR", key="locale.bad_language",
+             language=repr(language))
         language = str(language)
     elif expected is not None and language != expected:
         fail(f"the file is named for language {expected!r} but says language: {language}",
              _where(doc, "language", source),
-             f"name the file {language}.yaml, or write language: {expected}")
+             f"name the file {language}.yaml, or write language: {expected}",
+             key="locale.language_differs", expected=expected, language=language)
     result = LocaleFile(path=source, language=language)
     name = doc.get("name")
     if name is not None:
@@ -174,10 +182,11 @@ def parse_locale(doc: Mapping[str, Any], source: str, expected: str | None = Non
             result.name = name
         else:
             fail("name must be text: the language's own name, e.g. Русский",
-                 _where(doc, "name", source))
+                 _where(doc, "name", source), key="locale.name_text")
     for key in ("ruleset", "description"):
         if doc.get(key) is not None and not isinstance(doc[key], str):
-            fail(f"{key} must be text", _where(doc, key, source))
+            fail(f"{key} must be text", _where(doc, key, source), key="locale.must_be_text",
+                 field=key)
     if "messages" in doc:
         result.messages_at = _where(doc, "messages", source)
     sources = doc.get("sources") or {}
@@ -189,36 +198,41 @@ def parse_locale(doc: Mapping[str, Any], source: str, expected: str | None = Non
             else:
                 fail(f"sources: {key!r} must be 8 hex digits (the fingerprint of the English "
                      "text it was translated from)", _where(sources, key, source),
-                     "run `stratagem i18n stamp` to record them")
+                     "run `stratagem i18n stamp` to record them", key="locale.bad_source",
+                     field=key)
     else:
-        fail("sources must be a map of key: fingerprint", _where(doc, "sources", source))
+        fail("sources must be a map of key: fingerprint", _where(doc, "sources", source),
+             key="locale.sources_map")
     names = doc.get("names") or {}
     if isinstance(names, Mapping) and all(isinstance(v, str) for v in names.values()):
         result.names = {str(k): v for k, v in names.items()}
     else:
         fail("names must be a map of name: translation, e.g. Orcs: Орки",
-             _where(doc, "names", source))
+             _where(doc, "names", source), key="locale.names_map")
     messages = doc.get("messages", {})
     if messages is None:
         messages = {}
     if not isinstance(messages, Mapping):
-        fail("messages must be a map of key: text", _where(doc, "messages", source))
+        fail("messages must be a map of key: text", _where(doc, "messages", source),
+             key="locale.messages_map")
         messages = {}
     for key, text in messages.items():
         where = _where(messages, key, source)
         if not isinstance(key, str) or not _KEY.fullmatch(key):
             fail(f"{key!r} is not a message key", where,
                  "a key is words joined by dots, like report.winner; quote it if YAML reads "
-                 "it as a number or yes/no")
+                 "it as a number or yes/no", key="locale.bad_key", field=repr(key))
             continue
         if not isinstance(text, str):
             fail(f"the message {key!r} must be text, not {type(text).__name__}", where,
-                 'put the text in quotes: key: "..."')
+                 'put the text in quotes: key: "..."', key="locale.message_text", field=key,
+                 type=type(text).__name__)
             continue
         try:
             result.messages[key] = parse_message(text)
         except MessageSyntaxError as err:
-            err.message = f"malformed message {key!r}: {err.reason}"
+            err.keyed("message.malformed", f"malformed message {key!r}: {err.reason}",
+                      field=key, reason=err.term)
             errors.append(err.with_location(_message_location(where, text, err.offset)))
             continue
         result.locations[key] = where

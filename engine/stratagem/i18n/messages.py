@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from stratagem.errors import StratagemError
+from stratagem.errors import StratagemError, Term
 from stratagem.i18n.language import Language, is_number
 from stratagem.i18n.plural import CATEGORIES
 
@@ -49,16 +49,19 @@ _SPACE = re.compile(r"\s*")
 class MessageSyntaxError(StratagemError):
     """A message that does not parse; ``offset`` is the 0-based character where it went wrong."""
 
-    def __init__(self, reason: str, text: str, offset: int) -> None:
+    def __init__(self, reason: str, text: str, offset: int, reason_key: str = "",
+                 **params: object) -> None:
         self.reason = reason
         self.offset = offset
+        #: The reason as a translatable term (its key and parameters).
+        self.term = Term(reason_key or "message.reason.other", reason, tuple(params.items()))
         line_start = text.rfind("\n", 0, offset) + 1
         line_end = text.find("\n", offset)
         line = text[line_start : line_end if line_end >= 0 else len(text)]
         caret = " " * (offset - line_start) + "^"
         super().__init__(
             f"malformed message: {reason}",
-            context=f"  {line}\n  {caret}",
+            context=f"  {line}\n  {caret}", key="message.syntax", params={"reason": self.term},
             hint="placeholders are {name}, {n, plural, one {...} other {...}} and "
             "{x, select, a {...} other {...}}; to show a brace write '{' or '}'",
         )
@@ -154,8 +157,8 @@ def parse_message(text: str) -> Message:
     parts = parser.parts(in_plural=False, depth=0)
     if parser.pos < len(text):  # only a stray '}' stops the top level early
         raise MessageSyntaxError(
-            "'}' closes nothing (to show a brace write '}')", text, parser.pos
-        )
+            "'}' closes nothing (to show a brace write '}')", text, parser.pos,
+            "message.reason.stray_brace")
     return Message(text, parts)
 
 
@@ -166,8 +169,11 @@ class _Parser:
         self.text = text
         self.pos = 0
 
-    def fail(self, reason: str, offset: int | None = None) -> MessageSyntaxError:
-        return MessageSyntaxError(reason, self.text, self.pos if offset is None else offset)
+    def fail(self, reason: str, offset: int | None = None, key: str = "",
+             **params: object) -> MessageSyntaxError:
+        """The error at ``offset`` (default: here); ``key`` names the reason's text."""
+        return MessageSyntaxError(reason, self.text, self.pos if offset is None else offset,
+                                  f"message.reason.{key}" if key else "", **params)
 
     def parts(self, *, in_plural: bool, depth: int) -> tuple[Part, ...]:
         """Read literal text and placeholders up to an unmatched ``}`` or the end."""
@@ -218,7 +224,8 @@ class _Parser:
                     return "".join(chunk)
                 chunk.append(text[k])
                 k += 1
-            raise self.fail("this quote is never closed (close it with another ')", start)
+            raise self.fail("this quote is never closed (close it with another ')", start,
+                            "unclosed_quote")
         self.pos += 1
         return "'"
 
@@ -234,24 +241,25 @@ class _Parser:
         match = _NAME.match(text, self.pos)
         if not match:
             if self.pos >= len(text):
-                raise self.fail("this '{' is never closed", start)
-            raise self.fail("expected a parameter name after '{'")
+                raise self.fail("this '{' is never closed", start, "unclosed")
+            raise self.fail("expected a parameter name after '{'", None, "name")
         name = match.group()
         path = tuple(name.split("."))
         hidden = next((k for k, segment in enumerate(path) if segment.startswith("_")), None)
         if hidden is not None:
             at = match.start() + sum(len(segment) + 1 for segment in path[:hidden])
-            raise self.fail("a parameter name may not start with '_'", at)
+            raise self.fail("a parameter name may not start with '_'", at, "underscore")
         arg = Arg(name, path)
         self.pos = match.end()
         self.skip_space()
         if self.pos >= len(text):
-            raise self.fail("this '{' is never closed", start)
+            raise self.fail("this '{' is never closed", start, "unclosed")
         if text[self.pos] == "}":
             self.pos += 1
             return arg
         if text[self.pos] != ",":
-            raise self.fail(f"expected '}}' or ',' after the name {name!r}")
+            raise self.fail(f"expected '}}' or ',' after the name {name!r}", None, "after_name",
+                            name=name)
         self.pos += 1
         self.skip_space()
         kind_at = self.pos
@@ -260,16 +268,17 @@ class _Parser:
         if kind not in ("plural", "select", "number"):
             shown = f"{kind!r}" if kind else "nothing"
             raise self.fail(f"expected 'plural', 'select' or 'number' after {name!r}, found "
-                            f"{shown}", kind_at)
+                            f"{shown}", kind_at, "kind", name=name, found=shown)
         self.pos = kind_match.end()  # type: ignore[union-attr]
         self.skip_space()
         if kind == "number":
             return self.number(arg, start)
         if text[self.pos : self.pos + 1] != ",":
-            raise self.fail(f"expected ',' after {kind!r}")
+            raise self.fail(f"expected ',' after {kind!r}", None, "comma", kind=kind)
         self.pos += 1
         if depth + 1 > MAX_DEPTH:
-            raise self.fail(f"plural and select nest deeper than {MAX_DEPTH} levels", start)
+            raise self.fail(f"plural and select nest deeper than {MAX_DEPTH} levels", start,
+                            "depth", max=MAX_DEPTH)
         branches = self.branches(kind, start, in_plural=in_plural or kind == "plural", depth=depth)
         if kind == "select":
             return Select(arg, dict(branches))
@@ -284,10 +293,10 @@ class _Parser:
             self.pos += 1
             return Number(arg, "decimal")
         if text[self.pos : self.pos + 1] != ",":
-            raise self.fail("expected '}' or ',' after 'number'")
+            raise self.fail("expected '}' or ',' after 'number'", None, "after_number")
         end = text.find("}", self.pos)
         if end < 0:
-            raise self.fail("this '{' is never closed", start)
+            raise self.fail("this '{' is never closed", start, "unclosed")
         style_at = self.pos + 1
         style = text[style_at:end].strip().removeprefix("::")
         self.pos = end + 1
@@ -297,7 +306,7 @@ class _Parser:
         if style.startswith("currency/") and len(code) == 3 and code.isalpha():
             return Number(arg, "currency", code.upper())
         raise self.fail(f"unknown number style {style!r}; use percent, integer or "
-                        "currency/USD (any ISO 4217 code)", style_at)
+                        "currency/USD (any ISO 4217 code)", style_at, "number_style", style=style)
 
     def branches(
         self, kind: str, start: int, *, in_plural: bool, depth: int
@@ -308,27 +317,31 @@ class _Parser:
         while True:
             self.skip_space()
             if self.pos >= len(text):
-                raise self.fail("this '{' is never closed", start)
+                raise self.fail("this '{' is never closed", start, "unclosed")
             if text[self.pos] == "}":
                 self.pos += 1
                 break
             key_at = self.pos
             key = self.selector(kind)
             if key in seen:
-                raise self.fail(f"the branch {key!r} is written twice", key_at)
+                raise self.fail(f"the branch {key!r} is written twice", key_at, "twice",
+                                branch=key)
             seen.add(key)
             self.skip_space()
             if text[self.pos : self.pos + 1] != "{":
-                raise self.fail(f"expected '{{' to open the text of the branch {key!r}")
+                raise self.fail(f"expected '{{' to open the text of the branch {key!r}", None,
+                                "open_branch", branch=key)
             open_at = self.pos
             self.pos += 1
             parts = self.parts(in_plural=in_plural, depth=depth + 1)
             if self.pos >= len(text):
-                raise self.fail(f"the text of the branch {key!r} is never closed", open_at)
+                raise self.fail(f"the text of the branch {key!r} is never closed", open_at,
+                                "unclosed_branch", branch=key)
             self.pos += 1
             found.append((key, parts))
         if not found:
-            raise self.fail(f"a {kind} needs at least one branch, e.g. other {{...}}", start)
+            raise self.fail(f"a {kind} needs at least one branch, e.g. other {{...}}", start,
+                            "no_branch", kind=kind)
         return found
 
     def selector(self, kind: str) -> str:
@@ -339,15 +352,16 @@ class _Parser:
                 self.pos = exact.end()
                 return "=" + _plain_exact(exact.group(1))
             if text.startswith("offset:", self.pos):
-                raise self.fail("'offset:' is not supported; write the exact branches instead")
+                raise self.fail("'offset:' is not supported; write the exact branches instead",
+                                None, "offset")
         match = _WORD.match(text, self.pos)
         if not match:
-            raise self.fail(f"expected a {kind} branch name")
+            raise self.fail(f"expected a {kind} branch name", None, "branch_name", kind=kind)
         word = match.group()
         if kind == "plural" and word not in CATEGORIES:
             raise self.fail(
-                f"unknown plural form {word!r}; use {', '.join(CATEGORIES)} or =N", self.pos
-            )
+                f"unknown plural form {word!r}; use {', '.join(CATEGORIES)} or =N", self.pos,
+                "plural_form", form=word, forms=", ".join(CATEGORIES))
         self.pos = match.end()
         return word
 

@@ -556,13 +556,23 @@ class DecideStep(Step):
             lo, hi = run.evaluator.eval(self.range[0], scope), run.evaluator.eval(self.range[1], scope)
             if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
                 raise StratagemError(f"{where}: {value!r} is not a whole number from {lo} to {hi}",
-                                     hint="fix the scenario's `decisions:`")
+                                     hint="fix the scenario's `decisions:`",
+                                     key="run.decision_range", hint_key="run.decision_fix.hint",
+                                     params={"decision": self.id, "who": who or None,
+                                             "value": repr(value), "lo": lo, "hi": hi})
         choices = self.choices(run, scope)
         if choices is not None and value not in choices:
             raise StratagemError(f"{where}: {value!r} is not one of {', '.join(map(str, choices))}",
-                                 hint=closest(value, choices) or "fix the scenario's `decisions:`")
+                                 hint=closest(value, choices) or "fix the scenario's `decisions:`",
+                                 key="run.decision_choice", hint_key="run.decision_fix.hint",
+                                 params={"decision": self.id, "who": who or None,
+                                         "value": repr(value),
+                                         "choices": ", ".join(map(str, choices))})
         if self.type == "bool" and not isinstance(value, bool):
-            raise StratagemError(f"{where}: expected true or false, got {value!r}")
+            raise StratagemError(f"{where}: expected true or false, got {value!r}",
+                                 key="run.decision_bool",
+                                 params={"decision": self.id, "who": who or None,
+                                         "value": repr(value)})
         return value
 
     def run(self, run: Run, scope: dict[str, Any]) -> None:
