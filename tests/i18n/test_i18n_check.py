@@ -219,3 +219,38 @@ def test_cli_show_user_errors(
 def test_cli_i18n_without_subcommand_is_usage(capsys: pytest.CaptureFixture[str]) -> None:
     assert run_i18n([]) == 2
     assert "check" in capsys.readouterr().out
+
+
+def _overlay(tmp_path: Path, languages: dict[str, str]) -> Path:
+    (tmp_path / "locales").mkdir()
+    overlay = tmp_path / "house.yaml"
+    overlay.write_text("kind: setting\nextends: war-machine\ntitle: Our house rules\n",
+                       encoding="utf-8")
+    for lang, title in languages.items():
+        (tmp_path / "locales" / f"{lang}.yaml").write_text(
+            f'kind: locale\nlanguage: {lang}\nmessages:\n  ruleset.title: "{title}"\n',
+            encoding="utf-8")
+    return overlay
+
+
+def test_an_english_only_overlay_is_checked_in_english_only(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    overlay = _overlay(tmp_path, {"en": "War Machine, our way"})
+    assert run_i18n(["check", "--ruleset", str(overlay)]) == 0
+    out = capsys.readouterr().out
+    assert f"[{overlay}] en: 1 texts, 259 of 259 used keys (100%)" in out  # the rest inherited
+    assert f"[{overlay}] ru" not in out  # nobody asks a homebrewer for Russian
+
+
+def test_a_language_an_overlay_ships_and_the_engine_lacks_is_checked_in_the_engine_too(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    overlay = _overlay(tmp_path, {"en": "War Machine, our way", "pl": "Machina wojenna"})
+    assert run_i18n(["check", "--ruleset", str(overlay), "--format", "json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    engine, house = data["groups"]
+    assert engine["languages"]["pl"]["translated"] == 0 and engine["languages"]["pl"]["missing"]
+    polish = house["languages"]["pl"]
+    assert polish["translated"] == 1 and polish["coverage"] < 1
+    finding = polish["findings"][0]
+    assert (finding["kind"], finding["file"], finding["line"]) == (
+        "missing", str(tmp_path / "locales" / "pl.yaml"), 4)

@@ -102,3 +102,29 @@ def test_an_engine_text_nothing_uses_is_reported_unused(tmp_path: Path) -> None:
     found = EngineKeys()
     scan_source('t.t("report.summary")\n', "x.py", found)
     assert not found.is_used("report.seed")
+
+
+def test_run_time_and_command_line_errors_read_the_same_in_english_and_differ_in_russian(
+        ) -> None:
+    from stratagem.api import load_scenario, run_battle
+    from stratagem.cli.common import parse_decisions, parse_dice_list
+
+    example = Path(__file__).parent.parent.parent / "examples" / "war-machine"
+    scenario = load_scenario(example / "orcs.yaml")
+    english, russian = engine_catalog("en"), engine_catalog("ru")
+    attempts = [
+        lambda: run_battle(scenario, decisions={"mercy": 5}),
+        lambda: run_battle(scenario, decisions={"split_size": {"Orcs": [100000]}}),
+        lambda: run_battle(scenario, dice=[42]),
+        lambda: parse_dice_list("1,[2"), lambda: parse_dice_list("x"),
+        lambda: parse_decisions(["oops"]),
+        lambda: load_scenario(example / "no-such.yaml"),
+        lambda: load_scenario(example / "orc-horde.yaml"),
+    ]
+    for attempt in attempts:
+        with pytest.raises(StratagemError) as caught:
+            attempt()
+        error = caught.value
+        assert error.key, error.render()
+        assert error.render(english) == error.render()
+        assert error.render(russian) != error.render()
