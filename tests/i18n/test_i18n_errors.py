@@ -128,3 +128,20 @@ def test_run_time_and_command_line_errors_read_the_same_in_english_and_differ_in
         assert error.key, error.render()
         assert error.render(english) == error.render()
         assert error.render(russian) != error.render()
+
+
+def test_prompts_and_argparse_speak_the_language(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from stratagem.cli.battle import decision_prompt
+
+    prompt = decision_prompt("Taktik", "Orks", {"choices": ["attack", "hold"], "default": None})
+    assert str(prompt) == "Taktik (Orks) [attack, hold]: "  # the English, as written
+    assert prompt.localized(engine_catalog("de")) == "Taktik (Orks) [attack, hold]: "
+    ranged = decision_prompt("Risk", "", {"range": [-2, 2], "default": 0})
+    assert str(ranged) == ranged.localized(engine_catalog("en")) == "Risk [-2..2] (default 0): "
+    assert ranged.localized(engine_catalog("ru")) == "Risk [-2..2] (по умолчанию 0): "
+    with pytest.raises(SystemExit):
+        main(["validate", "--lang", "de"])
+    err = capsys.readouterr().err
+    assert err.startswith("Aufruf: stratagem validate")
+    assert "Fehler: diese Argumente fehlen: FILE" in err
