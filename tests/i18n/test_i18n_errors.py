@@ -17,10 +17,9 @@ from stratagem.loader import Validator
 
 BROKEN = sorted((Path(__file__).parent.parent / "broken").glob("*.yaml"))
 
-#: Fixtures whose errors come from checks that have no keys yet: the syntax errors of the dice
-#: language and of expressions (their texts are built in dice/messages.py
-#: and expr/core.py); they are shown in English.
-_NOT_YET = {"bad_dice.yaml", "bad_expression.yaml", "comprehension_attribute_target.yaml",
+#: Fixtures whose errors come from checks that have no keys yet: the errors of expressions
+#: (their texts are built in expr/core.py); they are shown in English.
+_NOT_YET = {"bad_expression.yaml", "comprehension_attribute_target.yaml",
             "operator_shift.yaml"}
 
 
@@ -145,3 +144,18 @@ def test_prompts_and_argparse_speak_the_language(
     err = capsys.readouterr().err
     assert err.startswith("Aufruf: stratagem validate")
     assert "Fehler: diese Argumente fehlen: FILE" in err
+
+
+@pytest.mark.parametrize("text", ["3٣d6", "3дd6", "1.5d6", "2^3", "[3]", "3d6>4", "3d6\x01",
+                                  "3d6$", "d6!!", "3!", "4%d6", "1,2", "3d6)", "()", "(3+)",
+                                  "3--2", "*3", "3+", "(", "3d6k", "2x", "3 4", "2TL", "3d6d6"])
+def test_dice_syntax_errors_in_every_language(text: str) -> None:
+    from stratagem.dice import parse_dice
+
+    with pytest.raises(StratagemError) as caught:
+        parse_dice(text)
+    error = caught.value
+    assert error.key and error.key.startswith("dice.")
+    assert error.render(engine_catalog("en")) == error.render()
+    for lang in ("ru", "de"):
+        assert error.localized(engine_catalog(lang)) != error.message, lang
