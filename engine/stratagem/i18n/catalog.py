@@ -231,8 +231,7 @@ def parse_locale(doc: Mapping[str, Any], source: str, expected: str | None = Non
         try:
             result.messages[key] = parse_message(text)
         except MessageSyntaxError as err:
-            err.keyed("message.malformed", f"malformed message {key!r}: {err.reason}",
-                      field=key, reason=err.term)
+            err.of_key(key)
             errors.append(err.with_location(_message_location(where, text, err.offset)))
             continue
         result.locations[key] = where

@@ -228,8 +228,7 @@ def _check(text: str, key: str, source_name: str, line: int | None) -> None:
     try:
         parse_message(text)
     except MessageSyntaxError as err:
-        err.message = f"malformed message {key!r}: {err.reason}"
-        raise err.with_location(Location(source_name, line)) from None
+        raise err.of_key(key).with_location(Location(source_name, line)) from None
 
 
 def export_xliff(language: str, english: list[LocaleFile], translated: list[LocaleFile],

@@ -67,6 +67,13 @@ class MessageSyntaxError(StratagemError):
         )
 
 
+    def of_key(self, key: str) -> MessageSyntaxError:
+        """Say which message key the malformed text belongs to (``message.malformed``)."""
+        self.keyed("message.malformed", f"malformed message {key!r}: {self.reason}", field=key,
+                   reason=self.term)
+        return self
+
+
 @dataclass(frozen=True, slots=True)
 class Arg:
     """``{name}``: a parameter, possibly dotted (``unit.name``)."""
