@@ -152,3 +152,22 @@ def test_dice_syntax_errors_in_every_language(text: str) -> None:
     assert error.render(engine_catalog("en")) == error.render()
     for lang in ("ru", "de"):
         assert error.localized(engine_catalog(lang)) != error.message, lang
+
+
+@pytest.mark.parametrize("mode", ["compiled", "simpleeval"])
+def test_an_error_inside_an_expression_keeps_the_expression_in_every_language(mode: str) -> None:
+    from stratagem.expr.core import Evaluator, compile_expr
+
+    def lookup() -> None:
+        raise StratagemError("no row of table 't' matches 7", key="run.table_no_row",
+                             params={"table": "t", "key": "7"}, hint="add a row for it, or "
+                             "make the first/last range open-ended with null")
+
+    with pytest.raises(StratagemError) as caught:
+        Evaluator({"lookup": lookup}, mode=mode).eval(compile_expr("lookup() + 1"), {})
+    error = caught.value
+    assert error.render(engine_catalog("en")) == error.render()
+    assert error.render(engine_catalog("ru")) == (
+        "`lookup() + 1`: ни одна строка таблицы «t» не подходит для 7\n"
+        "  подсказка: добавьте для этого значения строку или откройте крайний диапазон "
+        "значением null")

@@ -30,7 +30,7 @@ from simpleeval import (
     NumberTooHigh,
 )
 
-from stratagem.errors import Location, StratagemError, UnknownMember
+from stratagem.errors import Location, StratagemError, Term, UnknownMember
 from stratagem.expr import compiled
 
 #: Names every expression may use for the literals YAML authors tend to write.
@@ -580,7 +580,13 @@ class Evaluator:
             if err.location is None:
                 err.location = expr.location
             if err.message and not err.message.startswith("`"):
-                err.message = f"`{expr.text}`: {err.message}"
+                if err.key:  # the expression, then the error in the reader's language
+                    inner = Term(err.key, err.message, tuple(err.params.items()))
+                    err.hint_key = err.hint_key or f"{err.key}.hint"
+                    err.keyed("expr.in", f"`{expr.text}`: {err.message}", expr=expr.text,
+                              inner=inner)
+                else:
+                    err.message = f"`{expr.text}`: {err.message}"
             raise
         except Exception as err:  # noqa: BLE001 - every failure becomes a rule-file error
             raise _explain(err, expr, scope) from None
