@@ -15,14 +15,16 @@ from typing import Any
 
 from stratagem.compile import pipeline
 from stratagem.compile.pipeline import load_ruleset
-from stratagem.errors import StratagemError
+from stratagem.errors import StratagemError, in_order
 from stratagem.interp.context import Decisions, Run
 from stratagem.interp.dicesource import (
     DiceSource,
+    FirstRoll,
     PromptDice,
     RecordingDice,
     ScriptedDice,
     SeededDice,
+    StopAtFirstRoll,
 )
 from stratagem.interp.steps import call
 from stratagem.interp.trace import Event, plainify
@@ -40,6 +42,37 @@ __all__ = [
     "rate_army",
     "run_battle",
 ]
+
+
+def validate(path: str | Path) -> list[StratagemError]:
+    """Every error of one file of any kind, in file order (an empty list: it is valid).
+
+    The file is loaded through the pipeline every command uses; then a scenario is fought,
+    and an army rated, up to their first roll of the dice: whatever the rules check before
+    anything is random (a `require:`, a decision the scenario must give) fails here as it
+    would in every battle.
+    """
+    try:
+        _, loaded = pipeline.Pipeline().load(path)
+        if isinstance(loaded, Scenario):
+            _opening(loaded.ruleset, loaded.instantiate(), loaded.decisions,
+                     loaded.ruleset.entry["battle"], {})
+        elif isinstance(loaded, Army) and loaded.ruleset.entry.get("rate"):
+            proc = loaded.ruleset.entry["rate"]
+            (param,) = loaded.ruleset.procedures[proc].params
+            _opening(loaded.ruleset, loaded.root, {}, proc, {param: loaded.side})
+    except StratagemError as err:
+        return in_order(pipeline.errors_of(err))
+    return []
+
+
+def _opening(rs: Ruleset, root: Entity, decisions: Mapping[str, Any], proc: str,
+             args: Mapping[str, Any]) -> None:
+    run = Run(rs, root, StopAtFirstRoll(), Decisions(decisions), tracing=False)
+    try:
+        call(run, proc, args)
+    except FirstRoll:
+        pass
 
 
 def load_army(path: str | Path, ruleset: Ruleset | None = None) -> Army:

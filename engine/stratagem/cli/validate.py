@@ -3,7 +3,7 @@
 Every error of every file is printed as ``file:line:col: message ($.path)`` with a
 hint; a parse error in one file does not stop the others. Exit 0 when all files
 are valid, 1 otherwise. Each file goes through the pipeline ``battle`` uses
-(``stratagem.compile.pipeline``), imported inside :func:`run`.
+(``stratagem.api.validate``), imported inside :func:`run`.
 """
 
 from __future__ import annotations
@@ -46,12 +46,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def run(args: argparse.Namespace) -> int:
-    from stratagem.compile.pipeline import Pipeline
+    from stratagem.api import validate
 
-    validator = Pipeline()
     results = []
     for name in args.files:
-        errors = validator.validate(name)
+        errors = validate(name)
         results.append({"file": name, "valid": not errors,
                         "errors": [{**e.to_json(), "context": e.context} for e in errors]})
     if args.format == "json":

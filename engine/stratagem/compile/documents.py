@@ -12,15 +12,16 @@ from pathlib import Path
 from typing import Any
 
 from stratagem.errors import StratagemError, ValidationFailed
+from stratagem.loader.schema import static_schema
 from stratagem.model.entities import Entity, EntityKind
 from stratagem.model.ruleset import Ruleset
 from stratagem.model.scenario import Scenario
 from stratagem.model.values import closest, where
 
-#: Keys of army/scenario files that are not fields of the side/battle they describe.
-ARMY_META = ("kind", "ruleset", "description", "notes")
-SCENARIO_KEYS = ("kind", "ruleset", "name", "title", "description", "notes", "battle", "sides",
-                 "decisions", "dice", "seed", "options")
+#: Keys of army/scenario files that are not fields of the side/battle they describe: the
+#: static schemas' (schemas/*.schema.json), so that the schema and the builder agree.
+ARMY_META = tuple(k for k in static_schema("army")["properties"] if k not in ("name", "id"))
+SCENARIO_KEYS = (*static_schema("scenario")["properties"], "sides")
 
 
 class _Builder:

@@ -200,26 +200,33 @@ class Pipeline:
         return raw
 
     # -- validate -------------------------------------------------------------------------
-    def validate(self, path: Path | str) -> list[StratagemError]:
-        """Every error of one file of any kind (its ``kind:`` says which), in file order:
-        what loading it for a battle, a rating or a translation check would raise."""
+    def load(self, path: Path | str) -> tuple[str, Ruleset | Army | Scenario | None]:
+        """A file of any kind (its ``kind:`` says which), loaded as a battle, a rating or a
+        translation check loads it: its kind, and the ruleset, army or scenario (None for
+        a locale file). Raises :class:`ValidationFailed` with every error, in file order."""
         path = Path(path)
-        try:
-            raw = load_yaml(path, self.limits)
-        except StratagemError as err:
-            return errors_of(err)
+        raw = load_yaml(path, self.limits)
         kind, errors = kind_of(raw, str(path))
         if kind is None:
-            return errors
+            raise _fail(errors)
+        if kind in ("ruleset", "setting"):
+            loaded = self.loaded(path)
+            if loaded.ruleset is None:
+                raise _fail(loaded.errors)
+            return kind, loaded.ruleset
+        if kind == "army":
+            return kind, self.army(path)
+        if kind == "scenario":
+            return kind, self.scenario(path)
+        errors = locale_errors(raw, str(path))
+        if errors:
+            raise _fail(errors)
+        return kind, None
+
+    def validate(self, path: Path | str) -> list[StratagemError]:
+        """Every error of one file of any kind, in file order (an empty list: it loads)."""
         try:
-            if kind in ("ruleset", "setting"):
-                return self.loaded(path).errors
-            if kind == "army":
-                self.army(path)
-            elif kind == "scenario":
-                self.scenario(path)
-            else:
-                return locale_errors(raw, str(path))
+            self.load(path)
         except StratagemError as err:
             return in_order(errors_of(err))
         return []

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
+from stratagem.compile.checks import check_ruleset
 from stratagem.compile.compiler import Compiler, compile_derived, compile_kinds, compile_tables
 from stratagem.dice import DiceDialect
 from stratagem.errors import Location, StratagemError, ValidationFailed
@@ -86,6 +87,8 @@ def compile_ruleset(doc: Mapping[str, Any], ref: str | None = None) -> Ruleset:
     rs.decisions = c.decisions
     c.message_keys.add("ruleset.title")
     rs._message_keys = c.message_keys
+    if not c.errors:  # the static checks read a ruleset whose every part compiled
+        c.errors.extend(check_ruleset(rs, compiled_formulas))
     if c.errors:
         raise ValidationFailed(_sorted_errors(c.errors))
     return rs

@@ -75,7 +75,7 @@ class Procedure:
 class SetStep(Step):
     """``set: {name: expr, ...}``: bind local values in order."""
 
-    kind = "set"
+    kind: ClassVar[str] = "set"
     values: tuple[tuple[str, Expr], ...] = ()
 
 
@@ -83,7 +83,7 @@ class SetStep(Step):
 class RollStep(Step):
     """``roll: DICE`` (or ``roll: {from: EXPR}``) ``as: name``: roll dice, bind the total."""
 
-    kind = "roll"
+    kind: ClassVar[str] = "roll"
     dice: Dice = field(default_factory=Dice)
     subject: Expr | None = None
     label: str = "roll"
@@ -109,7 +109,7 @@ class CheckSpec:
 class CheckStep(Step):
     """``check: {roll, target, type}``: success, margin and criticals."""
 
-    kind = "check"
+    kind: ClassVar[str] = "check"
     spec: CheckSpec = field(default_factory=CheckSpec)
     target: str | None = None
 
@@ -118,7 +118,7 @@ class CheckStep(Step):
 class ContestStep(Step):
     """``contest: {a: CHECK, b: CHECK, compare: margin|total, tie: draw|reroll}``."""
 
-    kind = "contest"
+    kind: ClassVar[str] = "contest"
     a: CheckSpec = field(default_factory=CheckSpec)
     b: CheckSpec = field(default_factory=CheckSpec)
     compare: str = "margin"
@@ -130,7 +130,7 @@ class ContestStep(Step):
 class LookupStep(Step):
     """``lookup: TABLE, key: EXPR (or keys: [..]), shift: EXPR, as: row``."""
 
-    kind = "lookup"
+    kind: ClassVar[str] = "lookup"
     table: str = ""
     keys: tuple[Expr, ...] = ()
     shift: Expr | None = None
@@ -141,7 +141,7 @@ class LookupStep(Step):
 class ForEachStep(Step):
     """``for_each: {in: EXPR, as: name, index: i, do: [...]}``."""
 
-    kind = "for_each"
+    kind: ClassVar[str] = "for_each"
     items: Expr | None = None
     name: str = "item"
     index: str | None = None
@@ -152,7 +152,7 @@ class ForEachStep(Step):
 class IfStep(Step):
     """``if: EXPR, then: [...], else: [...]``."""
 
-    kind = "if"
+    kind: ClassVar[str] = "if"
     cond: Expr | None = None
     then: Block = field(default_factory=Block)
     otherwise: Block = field(default_factory=Block)
@@ -162,7 +162,7 @@ class IfStep(Step):
 class RepeatStep(Step):
     """``repeat: {as: round, until: EXPR, while: EXPR, max: EXPR, do: [...]}``."""
 
-    kind = "repeat"
+    kind: ClassVar[str] = "repeat"
     name: str | None = None
     until: Expr | None = None
     while_: Expr | None = None
@@ -174,7 +174,7 @@ class RepeatStep(Step):
 class DecideStep(Step):
     """``decide: ID, for: WHO, range|options|type, default: EXPR, as: name``."""
 
-    kind = "decide"
+    kind: ClassVar[str] = "decide"
     id: str = ""
     subject: Expr | None = None
     range: tuple[Expr, Expr] | None = None
@@ -189,7 +189,7 @@ class DecideStep(Step):
 class UpdateStep(Step):
     """``update: ENTITY (or a list), set: {field: expr}, add: {field: expr}``."""
 
-    kind = "update"
+    kind: ClassVar[str] = "update"
     entity: Expr | None = None
     #: `set:`, the fields given new values
     assign: dict[str, Expr] = field(default_factory=dict)
@@ -206,7 +206,7 @@ class UpdateStep(Step):
 class CreateStep(Step):
     """``create: {in: ENTITY, collection: NAME, copy: ENTITY, set: {...}}, as: name``."""
 
-    kind = "create"
+    kind: ClassVar[str] = "create"
     parent: Expr | None = None
     collection: str = ""
     copy: Expr | None = None
@@ -219,7 +219,7 @@ class CreateStep(Step):
 class EmitStep(Step):
     """``emit: KEY, with: {...}``: a localised message in the trace."""
 
-    kind = "emit"
+    kind: ClassVar[str] = "emit"
     key: str = ""
 
 
@@ -227,7 +227,7 @@ class EmitStep(Step):
 class CallStep(Step):
     """``call: PROCEDURE, with: {param: expr}, as: name``."""
 
-    kind = "call"
+    kind: ClassVar[str] = "call"
     procedure: str = ""
     args: dict[str, Expr] = field(default_factory=dict)
     target: str | None = None
@@ -237,7 +237,7 @@ class CallStep(Step):
 class ReturnStep(Step):
     """``return: EXPR``: leave the procedure with a value."""
 
-    kind = "return"
+    kind: ClassVar[str] = "return"
     value: Expr | None = None
 
 
@@ -245,14 +245,14 @@ class ReturnStep(Step):
 class BreakStep(Step):
     """``break:``: leave the innermost loop."""
 
-    kind = "break"
+    kind: ClassVar[str] = "break"
 
 
 @dataclass(frozen=True)
 class RequireStep(Step):
     """``require: EXPR, message: KEY``: a rule the scenario must meet."""
 
-    kind = "require"
+    kind: ClassVar[str] = "require"
     cond: Expr | None = None
     blame: Expr | None = None
     message: str = ""
