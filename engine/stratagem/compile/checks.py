@@ -198,9 +198,9 @@ class _Checker:
         elif isinstance(step, RollStep):
             self.dice(step.dice, env)
             self.maybe(step.subject, env)
-            for name in (step.target, step.values_as):
-                if name:
-                    env[name] = None
+            for bound in (step.target, step.values_as):
+                if bound:
+                    env[bound] = None
         elif isinstance(step, CheckStep):
             self.check_spec(step.spec, env)
             if step.target:
@@ -236,8 +236,8 @@ class _Checker:
         elif isinstance(step, RepeatStep):
             if step.name:
                 env[step.name] = None
-            for expr in (step.while_, step.max):
-                self.maybe(expr, env)
+            for bound_expr in (step.while_, step.max):
+                self.maybe(bound_expr, env)
             self.block(step.body, env)
             self.maybe(step.until, env)
         elif isinstance(step, DecideStep):
@@ -539,7 +539,7 @@ class _ExprChecker:
         args = node.args
         if len(args) != 2 or not all(isinstance(a, ast.Constant) for a in args):
             return
-        enum, value = (a.value for a in args if isinstance(a, ast.Constant))
+        enum, value = (str(a.value) for a in args if isinstance(a, ast.Constant))
         key = f"enum.{enum}.{value}"
         if key in self.owner.enums:
             return
