@@ -7,6 +7,8 @@ command line prints these and exits 1; it never shows a traceback for them.
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 
@@ -51,6 +53,57 @@ def describe(location: Location | None, message: str, context: str | None = None
     if hint:
         lines.append(f"  hint: {hint}")
     return "\n".join(lines)
+
+
+#: How many characters of a long line :func:`caret` shows around the caret.
+CARET_WINDOW = 60
+
+
+def caret(text: str, offset: int) -> str:
+    """The line of ``text`` that holds the 0-based character ``offset``, and a caret under
+    that character: the ``context`` of an error, ready to print (indented two spaces).
+
+    A long line is cut to a window around the caret with ``…`` marks; control characters
+    are shown as ``?`` so the caret stays aligned.
+    """
+    offset = max(0, min(offset, len(text)))
+    start_of_line = text.rfind("\n", 0, offset) + 1
+    end_of_line = text.find("\n", offset)
+    line = text[start_of_line:end_of_line if end_of_line >= 0 else len(text)]
+    pos = offset - start_of_line
+    start = max(0, pos - CARET_WINDOW // 2)
+    end = min(len(line), start + CARET_WINDOW)
+    shown = "".join(ch if ch.isprintable() else "?" for ch in line[start:end])
+    prefix = "…" if start > 0 else ""
+    suffix = "…" if end < len(line) else ""
+    return f"  {prefix}{shown}{suffix}\n  {' ' * (len(prefix) + pos - start)}^"
+
+
+def closest(name: object, candidates: Iterable[object]) -> str | None:
+    """A "did you mean 'x'?" hint for a misspelt name: up to three of ``candidates`` close to
+    it (letter case aside when no spelling is close), or None."""
+    word = str(name)
+    names = [str(c) for c in candidates]
+    found = difflib.get_close_matches(word, names, n=3, cutoff=0.6)
+    if not found:
+        lowered = {n.lower(): n for n in names}
+        found = [lowered[m] for m in difflib.get_close_matches(word.lower(), list(lowered), n=3,
+                                                               cutoff=0.6)]
+    if not found:
+        return None
+    return "did you mean " + " or ".join(f"'{f}'" for f in found) + "?"
+
+
+def place(error: StratagemError) -> tuple[str, int, int]:
+    """The order errors are reported in: by file, line and column (an error with no place
+    first)."""
+    loc = error.location or Location()
+    return (loc.file or "", loc.line or 0, loc.column or 0)
+
+
+def by_place(errors: Iterable[StratagemError]) -> list[StratagemError]:
+    """``errors`` in the order of :func:`place` (errors at one place keep their order)."""
+    return sorted(errors, key=place)
 
 
 class StratagemError(Exception):

@@ -30,8 +30,9 @@ from simpleeval import (
     NumberTooHigh,
 )
 
-from stratagem.errors import Location, StratagemError, UnknownMember
+from stratagem.errors import Location, StratagemError, UnknownMember, caret
 from stratagem.expr import compiled
+from stratagem.expr.calls import CALL_ERRORS, explain_call, plain_words
 
 #: Names every expression may use for the literals YAML authors tend to write.
 LITERALS: dict[str, Any] = {
@@ -52,6 +53,34 @@ LARGE = 10**9  # what ratio(a, 0) answers: "infinitely many times more"
 
 class ExpressionError(StratagemError):
     """An expression in a rule file is malformed or failed to evaluate."""
+
+
+class CallFailed(Exception):
+    """A function of an expression failed on the values it was given: the call (``name``
+    at ``line``, ``column`` of the parsed text), what it got and Python's exception, for
+    the evaluator to explain with the expression's text (see :func:`checked_call`)."""
+
+    def __init__(self, name: str, line: int, column: int, fn: Callable[..., Any],
+                 args: tuple[Any, ...], kwargs: dict[str, Any], err: Exception) -> None:
+        super().__init__(name)
+        self.name = name
+        self.line = line
+        self.column = column
+        self.fn = fn
+        self.args_given = args
+        self.kwargs = kwargs
+        self.err = err
+
+
+def checked_call(name: str, line: int, column: int, fn: Callable[..., Any], /, *args: Any,
+                 **kwargs: Any) -> Any:
+    """``fn(*args, **kwargs)``, the call ``name(...)`` of an expression; its failure is a
+    :class:`CallFailed`. The simpleeval evaluator calls every function so; compiled code
+    only when it runs an expression again to explain how it failed."""
+    try:
+        return fn(*args, **kwargs)
+    except CALL_ERRORS as err:
+        raise CallFailed(name, line, column, fn, args, kwargs, err) from None
 
 
 def _safe_power(a: Any, b: Any) -> Any:
@@ -399,22 +428,20 @@ def compile_expr(text: Any, location: Location | None = None) -> Expr:
         line_no = (err.lineno or 1)
         col = (err.offset or 2) - (1 if line_no == 1 else 0)
         if line_no > 1:
-            lines = source.splitlines()
-            source_line = lines[line_no - 1] if line_no - 1 < len(lines) else source
-            caret = f"  {source_line}\n  {' ' * max(col - 1, 0)}^"
+            lines = source.split("\n")
+            start = sum(len(line) + 1 for line in lines[:line_no - 1])
             raise ExpressionError(
                 f"cannot read expression (line {line_no} of it): {err.msg}",
-                location=location, context=caret,
+                location=location, context=caret(source, start + max(col - 1, 0)),
                 hint="expressions use Python-like syntax: `a + b`, `x if c else y`, `f(x)`",
             ) from None
-        caret = f"  {source}\n  {' ' * (col - 1)}^"
         where = location
         if location is not None and location.line is not None and "\n" not in source:
             where = Location(location.file, location.line, (location.column or 1) + col - 1,
                              location.path)
         raise ExpressionError(
             f"cannot read expression `{source}`: {err.msg}",
-            location=where, context=caret,
+            location=where, context=caret(source, col - 1),
             hint="expressions use Python-like syntax: `a + b`, `x if c else y`, `f(x)`",
         ) from None
     for node in ast.walk(tree):
@@ -519,7 +546,7 @@ class Evaluator:
                                  hint="STRATAGEM_EVALUATOR is 'compiled' or 'simpleeval'")
         self.mode = mode
         self.attribute = attribute
-        self.namespace = compiled.namespace({}, OPERATORS, attribute)
+        self.namespace = compiled.namespace({}, OPERATORS, attribute, checked_call)
         #: the ruleset's constants: names every expression may read after its scope's own
         self.constants: Mapping[str, Any] = {}
         self.functions = _Functions(self.namespace, BASE_FUNCTIONS)
@@ -563,6 +590,8 @@ class Evaluator:
             if self.mode == "compiled":
                 return self._function(expr)(scope)
             return self._simpleeval(expr, scope)
+        except CallFailed as failed:
+            raise _call_error(failed, expr) from None
         except UnknownMember as err:
             raise ExpressionError(f"`{expr.text}`: {err.message}", location=expr.location,
                                   hint=err.hint) from None
@@ -573,7 +602,25 @@ class Evaluator:
                 err.message = f"`{expr.text}`: {err.message}"
             raise
         except Exception as err:  # noqa: BLE001 - every failure becomes a rule-file error
+            if self.mode == "compiled" and isinstance(err, CALL_ERRORS):
+                called = self._failed_call(expr, scope)
+                if called is not None:
+                    raise called from None
             raise _explain(err, expr, scope) from None
+
+    def _failed_call(self, expr: Expr, scope: Mapping[str, Any]) -> ExpressionError | None:
+        """The failed call that made a compiled expression fail, if a call did: the
+        expression run again with each call checked (it has no side effects), as the
+        simpleeval evaluator runs every call."""
+        checked = compiled.compile_function(expr.node, expr.text, self.namespace, OPERATORS,
+                                            self.constants, checked=True)
+        try:
+            checked(scope)
+        except CallFailed as failed:
+            return _call_error(failed, expr)
+        except Exception:  # noqa: BLE001, S110 - the first failure is explained instead
+            pass
+        return None
 
     def _simpleeval(self, expr: Expr, scope: Mapping[str, Any]) -> Any:
         if self.constants:
@@ -607,6 +654,28 @@ class Evaluator:
             self._depth = depth
 
 
+def _call_error(failed: CallFailed, expr: Expr) -> ExpressionError:
+    """What a failed call of an expression says: which function, what it takes, what it
+    got; a caret under the call."""
+    message, hint = explain_call(failed.name, failed.fn, failed.args_given, failed.kwargs,
+                                 failed.err)
+    return ExpressionError(f"`{expr.text}`: {message}", location=expr.location, hint=hint,
+                           context=caret(expr.text, _offset(expr.text, failed.line,
+                                                            failed.column)))
+
+
+def _offset(text: str, line: int, column: int) -> int:
+    """The character of ``text`` at ``line`` and ``column`` (a UTF-8 byte offset) of
+    the tree :func:`compile_expr` parsed: ``(text``, one more character on line 1."""
+    lines = text.split("\n")
+    if not 1 <= line <= len(lines):
+        return 0
+    start = sum(len(part) + 1 for part in lines[:line - 1])
+    head = ("(" + lines[0]) if line == 1 else lines[line - 1]
+    within = len(head.encode()[:column].decode(errors="ignore"))
+    return max(start + within - (1 if line == 1 else 0), 0)
+
+
 def _explain(err: Exception, expr: Expr, scope: Mapping[str, Any]) -> Exception:
     """What went wrong in an expression, in the rule writer's terms."""
     text = expr.text
@@ -637,11 +706,5 @@ def _explain(err: Exception, expr: Expr, scope: Mapping[str, Any]) -> Exception:
         return ExpressionError(f"`{text}`: {err}", location=expr.location)
     if isinstance(err, (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError,
                         OverflowError, RecursionError)):
-        return ExpressionError(f"`{text}` failed: {_describe(err)}", location=expr.location)
+        return ExpressionError(f"`{text}` failed: {plain_words(err)}", location=expr.location)
     raise err
-
-
-def _describe(err: Exception) -> str:
-    if isinstance(err, KeyError):
-        return f"no entry {err.args[0]!r}"
-    return str(err) or type(err).__name__

@@ -11,15 +11,17 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from simpleeval import (
+    DISALLOW_FUNCTIONS,
     AttributeDoesNotExist,
     EvalWithCompoundTypes,
     FeatureNotAvailable,
+    FunctionNotDefined,
     NameNotDefined,
 )
 
 from stratagem.errors import UnknownMember
 from stratagem.expr import compiled
-from stratagem.expr.core import SAFE_RESULT_TYPES
+from stratagem.expr.core import SAFE_RESULT_TYPES, checked_call
 
 
 class WithConstants(Mapping[str, Any]):
@@ -77,6 +79,20 @@ class RuleEval(EvalWithCompoundTypes):
             raise
         except AttributeError:
             raise AttributeDoesNotExist(node.attr, self.expr) from None
+
+    def _eval_call(self, node: ast.Call) -> Any:
+        # compile_expr refused every callee but a name; a failed call is explained as the
+        # compiled evaluator explains it (checked_call)
+        name = node.func.id  # type: ignore[attr-defined]
+        try:
+            func = self.functions[name]
+        except KeyError:
+            raise FunctionNotDefined(name, self.expr) from None
+        if func in DISALLOW_FUNCTIONS:
+            raise FeatureNotAvailable("This function is forbidden")
+        args = [self._eval(a) for a in node.args]
+        kwargs = {k.arg: self._eval(k.value) for k in node.keywords}
+        return checked_call(name, node.lineno, node.col_offset, func, *args, **kwargs)
 
     def _eval_subscript(self, node: ast.Subscript) -> Any:
         return compiled.item(self._eval(node.value), self._eval(node.slice))

@@ -19,7 +19,7 @@ from stratagem.expr import SAFE_RESULT_TYPES, Expr
 from stratagem.interp.context import BreakLoop, Return, Run
 from stratagem.interp.trace import Label
 from stratagem.model.entities import Entity, EntityScope, read_member
-from stratagem.model.values import closest
+from stratagem.errors import closest
 
 if TYPE_CHECKING:
     from stratagem.model.compiler import Compiler

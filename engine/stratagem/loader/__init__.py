@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from stratagem.errors import Location, StratagemError, ValidationFailed
+from stratagem.errors import Location, StratagemError, ValidationFailed, by_place, closest
 from stratagem.loader.limits import DEFAULT_LIMITS, LoadLimits
 from stratagem.loader.yamlio import PosDict, PosList, load_yaml
 
@@ -84,7 +84,7 @@ class Validator:
         if errors:
             return errors
         expected = Path(path).stem if Path(path).parent.name == "locales" else None
-        return _sorted(locale_errors(raw, name, expected))
+        return by_place(locale_errors(raw, name, expected))
 
     def check_ruleset_file(self, path: Path, raw: PosDict) -> list[StratagemError]:
         errors = self.ruleset(path).errors
@@ -96,7 +96,7 @@ class Validator:
                 location=raw.where("id"),
                 hint="a ruleset is named by its folder: rename one of them",
             )]
-        return _sorted(errors)
+        return by_place(errors)
 
     def ruleset(self, path: Path) -> LoadedRuleset:
         """The merged, validated and compiled ruleset at ``path``, and its errors (cached)."""
@@ -129,7 +129,7 @@ class Validator:
             ruleset_path = find_ruleset(ref, path.parent)
         except StratagemError as err:
             err.with_location(raw.where("ruleset"))
-            return _sorted([err, *validate_document(raw, kind)])
+            return by_place([err, *validate_document(raw, kind)])
         ruleset = self.ruleset(ruleset_path)
         errors: list[StratagemError] = []
         if ruleset.errors:
@@ -140,12 +140,12 @@ class Validator:
                 hint=f"run 'stratagem validate {ruleset_path}' to see them",
             ))
         if ruleset.doc is None or not ruleset.schema_ok:
-            return _sorted([*errors, *validate_document(raw, kind)])
+            return by_place([*errors, *validate_document(raw, kind)])
         make = army_schema if kind == "army" else scenario_schema
         errors += validate_document(raw, schema=make(ruleset.doc))
         if kind == "scenario":
             errors += self.check_armies(path, raw)
-        return _sorted(errors)
+        return by_place(errors)
 
     def check_armies(self, path: Path, raw: PosDict) -> list[StratagemError]:
         """The army files a scenario names: each must exist and be valid."""
@@ -199,8 +199,6 @@ def locale_errors(doc: PosDict, name: str, expected: str | None) -> list[Stratag
 
 
 def _kind_of(raw: Any, name: str) -> tuple[str | None, list[StratagemError]]:
-    from stratagem.loader.schema import _did_you_mean
-
     listed = ", ".join(KINDS)
     if raw is None:
         return None, [StratagemError(
@@ -226,14 +224,6 @@ def _kind_of(raw: Any, name: str) -> tuple[str | None, list[StratagemError]]:
         return None, [StratagemError(
             f"unknown kind '{kind}'",
             location=raw.where("kind"),
-            hint=_did_you_mean(str(kind), KINDS) or f"kinds: {listed}",
+            hint=closest(kind, KINDS) or f"kinds: {listed}",
         )]
     return str(kind), []
-
-
-def _sorted(errors: list[StratagemError]) -> list[StratagemError]:
-    def order(err: StratagemError) -> tuple[str, int, int]:
-        loc = err.location or Location()
-        return (loc.file or "", loc.line or 0, loc.column or 0)
-
-    return sorted(errors, key=order)

@@ -16,11 +16,11 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from stratagem.dice import DiceError, parse_dice
-from stratagem.errors import Location, StratagemError
+from stratagem.errors import Location, StratagemError, closest
 from stratagem.expr import BASE_FUNCTIONS, Expr, ExpressionError, compile_expr
 from stratagem.model.entities import RESERVED, TYPES, EntityKind, FieldSpec
 from stratagem.model.tables import MATCHES, Row, Table
-from stratagem.model.values import closest, exact, where
+from stratagem.model.values import exact, where
 
 if TYPE_CHECKING:
     from stratagem.interp.context import Run

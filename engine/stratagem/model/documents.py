@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from stratagem.errors import StratagemError, ValidationFailed
+from stratagem.errors import StratagemError, ValidationFailed, closest
 from stratagem.model.entities import Entity, EntityKind
 from stratagem.model.ruleset import Ruleset
-from stratagem.model.values import closest, where
+from stratagem.model.values import where
 
 #: Keys of army/scenario files that are not fields of the side/battle they describe.
 ARMY_META = ("kind", "ruleset", "description", "notes")

@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from stratagem.errors import Location, StratagemError, UnknownMember
+from stratagem.errors import Location, StratagemError, UnknownMember, closest
 from stratagem.expr import SAFE_RESULT_TYPES, Expr
 from stratagem.expr.compiled import read_attribute
 from stratagem.model.tables import Row
-from stratagem.model.values import closest, exact
+from stratagem.model.values import exact
 
 if TYPE_CHECKING:
     from stratagem.model.ruleset import Ruleset

@@ -12,7 +12,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from stratagem.errors import Location, StratagemError, ValidationFailed
+from stratagem.errors import Location, StratagemError, ValidationFailed, by_place, closest
 from stratagem.expr import Evaluator, Expr
 from stratagem.interp.context import Return, Run, RunLimits
 from stratagem.interp.steps import Block, run_block
@@ -25,7 +25,7 @@ from stratagem.model.compiler import (
 )
 from stratagem.model.entities import Entity, EntityKind, read_member
 from stratagem.model.tables import Row, Table
-from stratagem.model.values import closest, exact, where
+from stratagem.model.values import exact, where
 
 TOP_LEVEL = (
     "kind", "id", "title", "description", "version", "extends", "include", "dice", "limits",
@@ -76,8 +76,6 @@ class Ruleset:
         try:
             return self.tables[name]
         except KeyError:
-            from stratagem.model.values import closest
-
             raise StratagemError(f"there is no table '{name}'",
                                  hint=closest(name, self.tables)) from None
 
@@ -164,8 +162,6 @@ def compile_ruleset(doc: Mapping[str, Any], ref: str | None = None) -> Ruleset:
     c = Compiler(doc, rs.dialect)
     for key in doc:
         if key not in TOP_LEVEL:
-            from stratagem.model.values import closest
-
             c.error(f"unknown top-level key '{key}'", c.key_where(doc, key),
                     hint=closest(key, TOP_LEVEL) or "keys: " + ", ".join(TOP_LEVEL))
     rs.constants = {str(k): _exact(v) for k, v in (doc.get("constants") or {}).items()}
@@ -195,8 +191,6 @@ def compile_ruleset(doc: Mapping[str, Any], ref: str | None = None) -> Ruleset:
     entry = doc.get("entry") or {}
     for purpose, proc in entry.items():
         if str(proc) not in rs.procedures:
-            from stratagem.model.values import closest
-
             c.error(f"entry '{purpose}' names unknown procedure '{proc}'", where(entry, purpose),
                     hint=closest(proc, rs.procedures))
         rs.entry[str(purpose)] = str(proc)
@@ -217,7 +211,7 @@ def compile_ruleset(doc: Mapping[str, Any], ref: str | None = None) -> Ruleset:
     c.message_keys.add("ruleset.title")
     rs._message_keys = c.message_keys
     if c.errors:
-        raise ValidationFailed(_sorted_errors(c.errors))
+        raise ValidationFailed(by_place(c.errors))
     return rs
 
 
@@ -249,13 +243,6 @@ def _compile_report(c: Compiler, report: Mapping[str, Any], kinds: Mapping[str, 
                 c.message_keys.add(f"field.{kind}.{name}")
     return battle, rate
 
-
-def _sorted_errors(errors: list[StratagemError]) -> list[StratagemError]:
-    def key(err: StratagemError) -> tuple[str, int, int]:
-        loc = err.location or Location()
-        return (loc.file or "", loc.line or 0, loc.column or 0)
-
-    return sorted(errors, key=key)
 
 
 def _exact(value: Any) -> Any:

@@ -45,11 +45,3 @@ def plain(value: Any) -> Any:
     return value
 
 
-def closest(name: object, candidates: Any) -> str | None:
-    """A 'did you mean' hint for a misspelt name."""
-    import difflib
-
-    found = difflib.get_close_matches(str(name), [str(c) for c in candidates], n=3, cutoff=0.6)
-    if not found:
-        return None
-    return "did you mean " + " or ".join(f"'{f}'" for f in found) + "?"
