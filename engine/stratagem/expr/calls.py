@@ -10,6 +10,7 @@ Nothing here runs unless an expression has already failed.
 from __future__ import annotations
 
 import inspect
+import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -50,15 +51,12 @@ def _one(kind: str, example: str, param: str = "x") -> Signature:
     return Signature((param,), (kind,), 1, 1, example=example)
 
 
-_EXTREME = Signature(("values",), (ANY,), 1, None, ("key", "default"), alone=LIST)
-
 #: The built-in functions (stratagem.expr.core.BASE_FUNCTIONS). A function not listed (the
 #: ruleset's lookup(), label(), formulas) is described from its Python signature.
 SIGNATURES: dict[str, Signature] = {
-    "min": Signature(_EXTREME.params, _EXTREME.kinds, 1, None, ("key", "default"),
-                     "min(xs) or min(a, b)", LIST),
-    "max": Signature(_EXTREME.params, _EXTREME.kinds, 1, None, ("key", "default"),
-                     "max(xs) or max(a, b)", LIST),
+    # (no key=: an expression has no function to hand it; sorted() takes a field's name)
+    "min": Signature(("values",), (ANY,), 1, None, ("default",), "min(xs) or min(a, b)", LIST),
+    "max": Signature(("values",), (ANY,), 1, None, ("default",), "max(xs) or max(a, b)", LIST),
     "abs": _one(NUMBER, "abs(x - y)"),
     "sum": Signature(("values", "start"), (NUMBERS, NUMBER), 1, 2, example="sum(xs)"),
     "len": _one(SIZED, "len(xs)", "values"),
@@ -127,7 +125,10 @@ def explain_call(name: str, fn: Callable[..., Any], args: tuple[Any, ...],
         said = _arity(name, sig, args, kwargs) or _kinds(name, sig, args)
         if said is not None:
             return said
-    if isinstance(err, ValueError) and name in ("min", "max") and not kwargs.get("default"):
+    if any(isinstance(a, float) and not math.isfinite(a) for a in args):
+        return (f"{name}() got a number too large to compute ({describe(args[0])})",
+                "a result beyond about 1e308 is infinite: bound it, e.g. with min()")
+    if isinstance(err, ValueError) and name in ("min", "max") and "default" not in kwargs:
         return (f"{name}() of an empty list", f"give a value for that case, e.g. "
                 f"{name}(xs, default=0)")
     if isinstance(err, ValueError) and name in ("int", "float") and args and isinstance(
@@ -148,6 +149,8 @@ def _arity(name: str, sig: Signature, args: tuple[Any, ...],
     given = len(args) + sum(1 for key in kwargs if key in sig.params)
     if sig.least <= given and (sig.most is None or given <= sig.most):
         return None
+    if sig.alone:
+        return f"{name}() takes {sig.alone} or two or more values, got none", hint
     return f"{name}() takes {_how_many(sig)} ({', '.join(sig.params)}), got {given}", hint
 
 
@@ -274,6 +277,13 @@ _REWORDED: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
     (re.compile(r"unhashable type: '(\w+)'"),
      lambda m: f"{kind_of(m[1])} cannot be a key"),
     (re.compile(r"slice step cannot be zero"), lambda m: "a slice's step cannot be 0"),
+    (re.compile(r"cannot unpack non-iterable (\w+) object"),
+     lambda m: f"{kind_of(m[1])} cannot be split into the variables of `for a, b in ...`"),
+    (re.compile(r"too many values to unpack \(expected (\d+)"),
+     lambda m: f"more values than the {m[1]} variables of `for ... in` take"),
+    (re.compile(r"not enough values to unpack \(expected (\d+), got (\d+)\)"),
+     lambda m: f"{m[2]} value{'s' if m[2] != '1' else ''} for the {m[1]} variables of "
+               "`for ... in`"),
 ]
 
 

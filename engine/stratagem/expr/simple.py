@@ -7,6 +7,7 @@ It lives apart from :mod:`stratagem.expr.core` because that module is compiled b
 from __future__ import annotations
 
 import ast
+from collections import ChainMap
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
@@ -94,6 +95,38 @@ class RuleEval(EvalWithCompoundTypes):
         kwargs = {k.arg: self._eval(k.value) for k in node.keywords}
         return checked_call(name, node.lineno, node.col_offset, func, *args, **kwargs)
 
+    def eval(self, expr: str, previously_parsed: Any = None) -> Any:
+        self._budget = [0]  # the items all comprehensions of this evaluation may walk
+        return super().eval(expr, previously_parsed)
+
+    def _eval_comprehension(self, node: Any) -> Any:
+        # As compiled code runs one (stratagem.expr.compiled): the items of each loop are
+        # counted against one budget per evaluation, and `for a, b in ...` unpacks as
+        # Python does (never a value too many or too few).
+        generators = node.generators
+        result: Any = {} if isinstance(node, ast.DictComp) else []
+        outer = self.names
+        bound: dict[str, Any] = {}
+        self.names = ChainMap(bound, outer)  # the first items are read before any is bound
+
+        def loop(i: int) -> None:
+            gen = generators[i]
+            for value in compiled.budgeted(self._eval(gen.iter), self._budget):
+                _bind(gen.target, value, bound)
+                if all(self._eval(cond) for cond in gen.ifs):
+                    if i + 1 < len(generators):
+                        loop(i + 1)
+                    elif isinstance(result, dict):
+                        result[self._eval(node.key)] = self._eval(node.value)
+                    else:
+                        result.append(self._eval(node.elt))
+
+        try:
+            loop(0)
+        finally:
+            self.names = outer
+        return result
+
     def _eval_subscript(self, node: ast.Subscript) -> Any:
         return compiled.item(self._eval(node.value), self._eval(node.slice))
 
@@ -114,3 +147,22 @@ class RuleEval(EvalWithCompoundTypes):
                     super()._check_disallowed_items(element)
             return
         super()._check_disallowed_items(item)
+
+
+def _bind(target: ast.AST, value: Any, names: dict[str, Any]) -> None:
+    """Bind a comprehension's variables (a name, or names in brackets) as Python does."""
+    if isinstance(target, ast.Name):
+        names[target.id] = value
+        return
+    targets = target.elts  # type: ignore[attr-defined]  # compile_expr allowed no other
+    try:
+        values = list(value)
+    except TypeError:
+        raise TypeError(f"cannot unpack non-iterable {type(value).__name__} object") from None
+    if len(values) > len(targets):
+        raise ValueError(f"too many values to unpack (expected {len(targets)})")
+    if len(values) < len(targets):
+        raise ValueError(f"not enough values to unpack (expected {len(targets)}, "
+                         f"got {len(values)})")
+    for part, item in zip(targets, values):
+        _bind(part, item, names)
