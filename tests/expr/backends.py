@@ -76,9 +76,9 @@ def plain(value: Any) -> Any:
 
 
 def outcome(scenario: Any, text: str) -> tuple[Any, ...]:
-    """What evaluating ``text`` in a fresh scope of the scenario's battle gives: ("value", ...) or ("error", class,
-    message, hint, location, context), or ("crash", ...) for anything but a Stratagem
-    error."""
+    """What evaluating ``text`` in a fresh scope of the scenario's battle gives:
+    ("value", ...) or ("error", class, message, hint, location, context), or ("crash", ...)
+    for anything but a Stratagem error."""
     from stratagem.errors import Location, StratagemError
     from stratagem.expr import compile_expr
 

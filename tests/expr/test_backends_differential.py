@@ -25,7 +25,10 @@ from pathlib import Path
 
 import pytest
 
-import backends
+from stratagem.errors import Location, StratagemError
+from stratagem.expr import Evaluator, compile_expr
+
+import backends  # tests/expr/backends.py (pytest puts this folder on the path)
 
 #: names of the scope (tests/expr/backends.py), one of each kind of value
 OPERANDS = ["n", "z", "neg", "f", "fr", "big", "s", "xs", "none", "true", "d"]
@@ -54,7 +57,8 @@ FORBIDDEN = [
     "xs.append(1)", "s.upper()", "n << 1", "n | 1", "~n", "n @ n", "import os", "yield 1",
     "[1 for x.y in xs]", "del xs", "open('f')", "eval('1')", "exec('1')", "globals()",
     "getattr(unit, 'count')", "unit.set", "unit.walk", "xs.append", "d.get", "s.upper",
-    "print", "len", "", "1 +", "(1", "n if n", "'unclosed", "n\n  + )",
+    "print", "len", "", "1 +", "(1", "n if n", "'unclosed", "n\n  + )", "clamp(**d)",
+    "max(xs, **d)", "sorted(units, **{'key': 'count'})", "[v for v in *xs]",
 ]
 
 
@@ -105,7 +109,8 @@ def members() -> list[str]:
             out += [f"{owner}.{wrong}" for wrong in misspellings(name)]
     out += [f"row.{c}" for c in ROW_COLUMNS] + [f"row.{w}" for w in misspellings("ts")]
     out += ["unit.parent.nope", "side.units[0].cont", "[u.cont for u in units]",
-            "sorted(units, key='cont')", "sorted(units, key='count')", "max(u.count for u in units)",
+            "sorted(units, key='cont')", "sorted(units, key='count')",
+            "max(u.count for u in units)",
             "battle.sides[1].units[0].troop", "n.count", "s.count", "none.count", "xs.count",
             "d.a", "row.nope", "lookup('troop_types', 'cavalry').ts",
             "lookup('troop_types', 'cavalry').tss", "lookup('nope', 1)",
@@ -137,6 +142,8 @@ def comprehensions() -> list[str]:
         "[v for v in range(10001)]", "len([v for v in range(10000)])", "max(v for v in no)",
         "[[v for v in range(100)] for w in range(101)]", "{v: v for v in range(3)}",
         "[n for n in xs]", "([n for n in xs], n)", "sorted(v for v in xs)",
+        "[a + b for a, b in [(1, 2, 3)]]", "[a for a, b in [(1,)]]", "[a for a, b in ['ab']]",
+        "[a + b + c for a, (b, c) in [(1, (2, 3))]]", "[1 / v for v in range(20000)]",
     ]
 
 
@@ -313,3 +320,16 @@ def test_a_compiled_build_says_what_the_sources_say(scenarios):
     differ = [(t, b, s) for t, b, s in zip(CASES, built, sources) if b != s]
     assert not differ, differ[:5]
     assert sys.executable != COMPILED
+
+
+def test_the_reference_shows_a_failed_call_as_it_is_said():
+    # docs/ruleset-reference.md, "Expressions": the error printed for a clamp() mistake
+    doc = (Path(__file__).parents[2] / "docs" / "ruleset-reference.md").read_text(
+        encoding="utf-8")
+    shown = doc.split("```text\n", 1)[1].split("```", 1)[0].rstrip("\n")
+    text = shown.split("`")[1]
+    for mode in ("compiled", "simpleeval"):
+        expr = compile_expr(text, Location("house-rules.yaml", 12, 7))
+        with pytest.raises(StratagemError) as caught:
+            Evaluator(mode=mode).eval(expr, {"morale": 5})
+        assert caught.value.render() == shown

@@ -458,6 +458,10 @@ def compile_expr(text: Any, location: Location | None = None) -> Expr:
                 hint="expressions never change the state: use a function such as len(), "
                      "sorted(), sum(), or a step such as `update`",
             )
+        if isinstance(node, ast.keyword) and node.arg is None:
+            raise ExpressionError(f"`{source}` unpacks a map into a call (`**`), which rule "
+                                  "expressions do not do", location=location,
+                                  hint="name each option, e.g. `sorted(xs, reverse=true)`")
         if isinstance(node, ast.Name) and node.id.startswith("_"):
             raise ExpressionError(f"`{source}`: names starting with '_' are not allowed",
                                   location=location)

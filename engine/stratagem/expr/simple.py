@@ -7,7 +7,6 @@ It lives apart from :mod:`stratagem.expr.core` because that module is compiled b
 from __future__ import annotations
 
 import ast
-from collections import ChainMap
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
@@ -29,7 +28,8 @@ class WithConstants(Mapping[str, Any]):
     """A scope's names, then the ruleset's constants: what a compiled expression reads (see
     :mod:`stratagem.expr.compiled`), for simpleeval. A name the scope holds itself comes
     first, then a constant, then whatever else the scope answers (an entity's members
-    behind an `update` step's names)."""
+    behind an `update` step's names). (Also a comprehension's variables, then the names
+    around it.)"""
 
     def __init__(self, scope: Mapping[str, Any], constants: Mapping[str, Any]) -> None:
         self.scope = scope
@@ -67,6 +67,9 @@ class RuleEval(EvalWithCompoundTypes):
             self._check_disallowed_items(result)
         return result
 
+    names: Mapping[str, Any]
+    _budget: list[int]
+
     #: how to read ``owner.name`` (the evaluator's reader, the same as compiled code's)
     attribute: Callable[[Any, str], Any] = staticmethod(compiled.read_attribute)
 
@@ -92,7 +95,7 @@ class RuleEval(EvalWithCompoundTypes):
         if func in DISALLOW_FUNCTIONS:
             raise FeatureNotAvailable("This function is forbidden")
         args = [self._eval(a) for a in node.args]
-        kwargs = {k.arg: self._eval(k.value) for k in node.keywords}
+        kwargs = {str(k.arg): self._eval(k.value) for k in node.keywords}  # no `**` (load)
         return checked_call(name, node.lineno, node.col_offset, func, *args, **kwargs)
 
     def eval(self, expr: str, previously_parsed: Any = None) -> Any:
@@ -107,7 +110,7 @@ class RuleEval(EvalWithCompoundTypes):
         result: Any = {} if isinstance(node, ast.DictComp) else []
         outer = self.names
         bound: dict[str, Any] = {}
-        self.names = ChainMap(bound, outer)  # the first items are read before any is bound
+        self.names = WithConstants(bound, outer)  # the first items are read before any is bound
 
         def loop(i: int) -> None:
             gen = generators[i]
