@@ -3,7 +3,7 @@ mistake, did-you-mean, and the order errors are reported in."""
 
 from __future__ import annotations
 
-from stratagem.errors import Location, StratagemError, by_place, caret, closest, place
+from stratagem.errors import Location, StratagemError, caret, did_you_mean, in_order, place
 
 
 def test_the_caret_stands_under_the_character_on_its_own_line():
@@ -22,11 +22,11 @@ def test_a_long_line_is_cut_around_the_caret():
 
 
 def test_did_you_mean_offers_the_close_names_letter_case_aside():
-    assert closest("terain", ["terrain", "days", "name"]) == "did you mean 'terrain'?"
-    assert closest("STRENGHT", ["strength", "morale"]) == "did you mean 'strength'?"
-    assert closest("zzz", ["terrain", "days"]) is None
-    assert closest(3, [33, "x"]) == "did you mean '33'?"
-    found = closest("unit", ["units", "unit_a", "unitx", "units2"])
+    assert did_you_mean("terain", ["terrain", "days", "name"]) == "did you mean 'terrain'?"
+    assert did_you_mean("STRENGHT", ["strength", "morale"]) == "did you mean 'strength'?"
+    assert did_you_mean("zzz", ["terrain", "days"]) is None
+    assert did_you_mean(3, [33, "x"]) == "did you mean '33'?"
+    found = did_you_mean("unit", ["units", "unit_a", "unitx", "units2"])
     assert found is not None and found.count("'") == 6  # three at most
 
 
@@ -36,5 +36,5 @@ def test_errors_are_reported_by_file_line_and_column():
 
     errors = [err("c", "b.yaml", 1, 1), err("b", "a.yaml", 2, 5), err("a", "a.yaml", 2, 1),
               err("none"), err("d", "a.yaml", 10, 1), err("e", "a.yaml", 2, 1)]
-    assert [e.message for e in by_place(errors)] == ["none", "a", "e", "b", "d", "c"]
+    assert [e.message for e in in_order(errors)] == ["none", "a", "e", "b", "d", "c"]
     assert place(errors[1]) == ("a.yaml", 2, 5)

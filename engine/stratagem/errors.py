@@ -79,31 +79,10 @@ def caret(text: str, offset: int) -> str:
     return f"  {prefix}{shown}{suffix}\n  {' ' * (len(prefix) + pos - start)}^"
 
 
-def closest(name: object, candidates: Iterable[object]) -> str | None:
-    """A "did you mean 'x'?" hint for a misspelt name: up to three of ``candidates`` close to
-    it (letter case aside when no spelling is close), or None."""
-    word = str(name)
-    names = [str(c) for c in candidates]
-    found = difflib.get_close_matches(word, names, n=3, cutoff=0.6)
-    if not found:
-        lowered = {n.lower(): n for n in names}
-        found = [lowered[m] for m in difflib.get_close_matches(word.lower(), list(lowered), n=3,
-                                                               cutoff=0.6)]
-    if not found:
-        return None
-    return "did you mean " + " or ".join(f"'{f}'" for f in found) + "?"
-
-
 def place(error: StratagemError) -> tuple[str, int, int]:
-    """The order errors are reported in: by file, line and column (an error with no place
-    first)."""
+    """Where an error is, to report errors in order: file, line, column."""
     loc = error.location or Location()
     return (loc.file or "", loc.line or 0, loc.column or 0)
-
-
-def by_place(errors: Iterable[StratagemError]) -> list[StratagemError]:
-    """``errors`` in the order of :func:`place` (errors at one place keep their order)."""
-    return sorted(errors, key=place)
 
 
 class StratagemError(Exception):
@@ -170,3 +149,28 @@ class ValidationFailed(StratagemError):
 
 class UnknownMember(StratagemError, AttributeError):
     """An expression asked an entity or a table row for a member it does not have."""
+
+
+def did_you_mean(name: object, candidates: Iterable[object]) -> str | None:
+    """A "did you mean 'x'?" hint for a misspelt name: up to three of ``candidates`` close
+    to it (exact case first, then any case), or None.
+
+    (difflib is imported with this module: a compiled module that imports inside a function
+    an expression calls would look for ``__import__`` in the expression's empty builtins.)
+    """
+    word = str(name)
+    names = [str(c) for c in candidates]
+    close = difflib.get_close_matches(word, names, n=3, cutoff=0.6)
+    if not close:
+        lowered = {c.lower(): c for c in names}
+        close = [lowered[m] for m in difflib.get_close_matches(word.lower(), list(lowered),
+                                                               n=3, cutoff=0.6)]
+    if not close:
+        return None
+    return "did you mean " + " or ".join(f"'{c}'" for c in close) + "?"
+
+
+def in_order(errors: Iterable[StratagemError]) -> list[StratagemError]:
+    """Errors ordered by place (:func:`place`; errors with no place first, errors at one
+    place in the order found)."""
+    return sorted(errors, key=place)

@@ -21,18 +21,18 @@ WHERE = ("house-rules.yaml", 12, 7)
 
 def load(mode: str) -> Any:
     """The fixture scenario, loaded with a ruleset whose evaluator is ``mode``."""
-    import stratagem.model
+    import stratagem.compile.pipeline
     from stratagem.api import load_scenario
 
     saved = os.environ.get("STRATAGEM_EVALUATOR")
     os.environ["STRATAGEM_EVALUATOR"] = mode
-    cache = dict(stratagem.model._CACHE)
-    stratagem.model._CACHE.clear()
+    cache = dict(stratagem.compile.pipeline._CACHE)
+    stratagem.compile.pipeline._CACHE.clear()
     try:
         scenario = load_scenario(SCENARIO)
     finally:
-        stratagem.model._CACHE.clear()
-        stratagem.model._CACHE.update(cache)
+        stratagem.compile.pipeline._CACHE.clear()
+        stratagem.compile.pipeline._CACHE.update(cache)
         if saved is None:
             del os.environ["STRATAGEM_EVALUATOR"]
         else:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from stratagem.errors import closest
+from stratagem.errors import did_you_mean
 
 NUMBER = "a number"
 WHOLE = "a whole number"
@@ -88,6 +88,34 @@ SIGNATURES: dict[str, Signature] = {
 }
 
 
+class CallFailed(Exception):
+    """A function of an expression failed on the values it was given: the call (``name``
+    at ``line``, ``column`` of the parsed text), what it got and Python's exception, for
+    the evaluator to explain with the expression's text (see :func:`checked_call`)."""
+
+    def __init__(self, name: str, line: int, column: int, fn: Callable[..., Any],
+                 args: tuple[Any, ...], kwargs: dict[str, Any], err: Exception) -> None:
+        super().__init__(name)
+        self.name = name
+        self.line = line
+        self.column = column
+        self.fn = fn
+        self.args_given = args
+        self.kwargs = kwargs
+        self.err = err
+
+
+def checked_call(name: str, line: int, column: int, fn: Callable[..., Any], /, *args: Any,
+                 **kwargs: Any) -> Any:
+    """``fn(*args, **kwargs)``, the call ``name(...)`` of an expression; its failure is a
+    :class:`CallFailed`. The simpleeval evaluator calls every function so; compiled code
+    only when it runs an expression again to explain how it failed."""
+    try:
+        return fn(*args, **kwargs)
+    except CALL_ERRORS as err:
+        raise CallFailed(name, line, column, fn, args, kwargs, err) from None
+
+
 def signature(name: str, fn: Callable[..., Any]) -> Signature | None:
     """What the function ``name`` takes: from the table, else from its Python signature
     (None when it has none to read, or takes anything)."""
@@ -144,7 +172,7 @@ def _arity(name: str, sig: Signature, args: tuple[Any, ...],
         if key not in sig.options and key not in sig.params:
             if sig.options:
                 return (f"{name}() has no option '{key}'",
-                        closest(key, sig.options) or "its options: " + ", ".join(sig.options))
+                        did_you_mean(key, sig.options) or "its options: " + ", ".join(sig.options))
             return f"{name}() takes no options ('{key}=')", hint
     given = len(args) + sum(1 for key in kwargs if key in sig.params)
     if sig.least <= given and (sig.most is None or given <= sig.most):

@@ -32,7 +32,8 @@ from simpleeval import (
 
 from stratagem.errors import Location, StratagemError, UnknownMember, caret
 from stratagem.expr import compiled
-from stratagem.expr.calls import CALL_ERRORS, explain_call, plain_words
+from stratagem.expr.calls import CALL_ERRORS, CallFailed, checked_call, explain_call, plain_words
+from stratagem.expr.simple import RuleEval, WithConstants
 
 #: Names every expression may use for the literals YAML authors tend to write.
 LITERALS: dict[str, Any] = {
@@ -53,34 +54,6 @@ LARGE = 10**9  # what ratio(a, 0) answers: "infinitely many times more"
 
 class ExpressionError(StratagemError):
     """An expression in a rule file is malformed or failed to evaluate."""
-
-
-class CallFailed(Exception):
-    """A function of an expression failed on the values it was given: the call (``name``
-    at ``line``, ``column`` of the parsed text), what it got and Python's exception, for
-    the evaluator to explain with the expression's text (see :func:`checked_call`)."""
-
-    def __init__(self, name: str, line: int, column: int, fn: Callable[..., Any],
-                 args: tuple[Any, ...], kwargs: dict[str, Any], err: Exception) -> None:
-        super().__init__(name)
-        self.name = name
-        self.line = line
-        self.column = column
-        self.fn = fn
-        self.args_given = args
-        self.kwargs = kwargs
-        self.err = err
-
-
-def checked_call(name: str, line: int, column: int, fn: Callable[..., Any], /, *args: Any,
-                 **kwargs: Any) -> Any:
-    """``fn(*args, **kwargs)``, the call ``name(...)`` of an expression; its failure is a
-    :class:`CallFailed`. The simpleeval evaluator calls every function so; compiled code
-    only when it runs an expression again to explain how it failed."""
-    try:
-        return fn(*args, **kwargs)
-    except CALL_ERRORS as err:
-        raise CallFailed(name, line, column, fn, args, kwargs, err) from None
 
 
 def _safe_power(a: Any, b: Any) -> Any:
@@ -501,9 +474,7 @@ def _path(node: ast.AST) -> tuple[str, ...] | None:
     return tuple(reversed(parts))
 
 
-#: Result types simpleeval need not inspect for forbidden functions or modules: plain
-#: values, and the engine's own state objects (which register themselves here).
-SAFE_RESULT_TYPES: set[type] = {int, float, str, bool, type(None), Fraction}
+SAFE_RESULT_TYPES = compiled.SAFE_RESULT_TYPES
 
 
 @mypyc_attr(native_class=False)
@@ -561,8 +532,6 @@ class Evaluator:
         self._depth = 0
 
     def _make(self) -> EvalWithCompoundTypes:
-        from stratagem.expr.simple import RuleEval
-
         ev = RuleEval(operators=dict(OPERATORS), functions=self.functions, names={})
         ev.ATTR_INDEX_FALLBACK = False
         ev.attribute = self.attribute
@@ -628,8 +597,6 @@ class Evaluator:
 
     def _simpleeval(self, expr: Expr, scope: Mapping[str, Any]) -> Any:
         if self.constants:
-            from stratagem.expr.simple import WithConstants
-
             scope = WithConstants(scope, self.constants)
         path = expr.path
         if path is not None:

@@ -21,7 +21,8 @@ from simpleeval import (
 
 from stratagem.errors import UnknownMember
 from stratagem.expr import compiled
-from stratagem.expr.core import SAFE_RESULT_TYPES, checked_call
+from stratagem.expr.calls import checked_call
+from stratagem.expr.compiled import SAFE_RESULT_TYPES
 
 
 class WithConstants(Mapping[str, Any]):

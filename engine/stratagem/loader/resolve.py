@@ -14,10 +14,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
-from stratagem.errors import LimitError, Location, StratagemError, ValidationFailed, closest
+from stratagem.errors import (
+    LimitError,
+    Location,
+    StratagemError,
+    ValidationFailed,
+    did_you_mean,
+)
 from stratagem.loader.limits import DEFAULT_LIMITS, LoadLimits
 from stratagem.loader.merge import merge, resolve_markers
 from stratagem.loader.yamlio import PosDict, PosList, load_yaml
+from stratagem.resources import data_dir
 
 _NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*\Z")
 
@@ -41,8 +48,6 @@ def display_path(path: Path) -> str:
 
 
 def _shipped_root() -> Path | None:
-    from stratagem.resources import data_dir
-
     try:
         return data_dir("rulesets")
     except FileNotFoundError:
@@ -99,9 +104,9 @@ def find_ruleset(ref: str, base_dir: Path | None = None) -> Path:
         return local
     known = [info.id for info in list_rulesets()]
     known += [setting for info in list_rulesets() for setting in info.settings]
-    hint = closest(ref, known) or ("shipped rulesets and settings: " + ", ".join(known)
-                                   if known else "name a ruleset folder, a setting as "
-                                   "'ruleset/setting', or a .yaml file")
+    hint = did_you_mean(ref, known) or (
+        "shipped rulesets and settings: " + ", ".join(known) if known
+        else "name a ruleset folder, a setting as 'ruleset/setting', or a .yaml file")
     raise StratagemError(f"unknown ruleset '{ref}'", hint=hint)
 
 

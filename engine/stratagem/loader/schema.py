@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from stratagem.errors import LimitError, Location, StratagemError, closest, place
+from stratagem.errors import LimitError, Location, StratagemError, did_you_mean, place
 from stratagem.loader.yamlio import PosDict, PosList, child_path
+from stratagem.resources import data_dir
 
 #: The file kinds, each with its schema.
 KINDS = ("ruleset", "setting", "army", "scenario", "locale")
@@ -45,8 +47,6 @@ _TYPE_WORDS = {
 
 @cache
 def _static_text(kind: str) -> str:
-    from stratagem.resources import data_dir
-
     return (data_dir("schemas") / f"{kind}.schema.json").read_text(encoding="utf-8")
 
 
@@ -57,7 +57,7 @@ def static_schema(kind: str) -> dict[str, Any]:
     if kind not in KINDS:
         raise StratagemError(
             f"unknown file kind '{kind}'",
-            hint=closest(kind, KINDS) or "kinds: " + ", ".join(KINDS),
+            hint=did_you_mean(kind, KINDS) or "kinds: " + ", ".join(KINDS),
         )
     schema: dict[str, Any] = json.loads(_static_text(kind))
     return schema
@@ -142,7 +142,7 @@ def _lenient(schema: Any, wrap: bool = True) -> Any:
     return wrapper
 
 
-def army_schema(ruleset_doc: dict[str, Any]) -> dict[str, Any]:
+def army_schema(ruleset_doc: Mapping[str, Any]) -> dict[str, Any]:
     """The full schema of army files for a ruleset (one side of the battle)."""
     gen = _Generator(ruleset_doc)
     header = static_schema("army")
@@ -166,7 +166,7 @@ def army_schema(ruleset_doc: dict[str, Any]) -> dict[str, Any]:
     return root
 
 
-def scenario_schema(ruleset_doc: dict[str, Any]) -> dict[str, Any]:
+def scenario_schema(ruleset_doc: Mapping[str, Any]) -> dict[str, Any]:
     """The full schema of scenario files for a ruleset."""
     gen = _Generator(ruleset_doc)
     header = static_schema("scenario")
@@ -217,7 +217,7 @@ def scenario_schema(ruleset_doc: dict[str, Any]) -> dict[str, Any]:
 class _Generator:
     """Builds JSON Schemas of entities from a ruleset's declarations."""
 
-    def __init__(self, doc: dict[str, Any]) -> None:
+    def __init__(self, doc: Mapping[str, Any]) -> None:
         self.doc = doc
         self.ruleset_id = str(doc.get("id") or "ruleset")
         self.entities = _mapping(doc.get("entities"))
@@ -521,7 +521,7 @@ class _Converter:
         listed = ", ".join(_show(v) for v in values[:15]) + (", …" if len(values) > 15 else "")
         hint = None
         if isinstance(instance, str):
-            hint = closest(instance, [v for v in values if isinstance(v, str)])
+            hint = did_you_mean(instance, [v for v in values if isinstance(v, str)])
         self.add(path, "other",
                  f"{_describe(instance)} is not a valid {name}; must be one of: {listed}",
                  where, hint)
@@ -565,7 +565,7 @@ class _Converter:
                     continue  # the schema of the step itself reports it, by the step's name
                 if position == 0:
                     self.add(path, "unknown-step", f"unknown step '{key}'", location,
-                             closest(key, step_keys) or "steps: " + ", ".join(step_keys))
+                             did_you_mean(key, step_keys) or "steps: " + ", ".join(step_keys))
                     continue
             if own_step is not None and key in step_keys:
                 self.add(path, "step-count",
@@ -578,7 +578,7 @@ class _Converter:
                          location, f"remove '{key}'; the ruleset derives it from other fields")
                 continue
             text = f"unknown field '{key}'" + (f" in {name}" if name else "")
-            hint = closest(key, allowed)
+            hint = did_you_mean(key, allowed)
             if hint is None and allowed:
                 hint = "allowed here: " + ", ".join(allowed[:25]) + (
                     ", …" if len(allowed) > 25 else "")
@@ -641,7 +641,7 @@ class _Converter:
         name = _name(schema) or "name"
         hint = schema.get("x-hint")
         if schema.get("pattern") is None and schema.get("enum"):
-            hint = closest(str(key), schema["enum"])
+            hint = did_you_mean(str(key), schema["enum"])
         self.add(path, "other", f"'{key}' is not a valid {name}", self.key_where(path, str(key)),
                  hint)
 

@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from stratagem.errors import Location, StratagemError, UnknownMember, closest
+from stratagem.errors import Location, StratagemError, UnknownMember
 from stratagem.expr import SAFE_RESULT_TYPES
-from stratagem.model.values import plain
+from stratagem.model.values import closest, plain
 
 MATCHES = ("exact", "range", "threshold", "keys")
 

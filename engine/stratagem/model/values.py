@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from stratagem.errors import Location
+from stratagem.errors import Location, did_you_mean
 
 
 def where(node: Any, key: Any = None) -> Location | None:
@@ -45,3 +46,19 @@ def plain(value: Any) -> Any:
     return value
 
 
+#: A 'did you mean' hint for a misspelt name (stratagem.errors.did_you_mean).
+closest = did_you_mean
+
+
+@dataclass(frozen=True)
+class Label:
+    """A localisable name (an enum value, a field, a table) rendered at report time."""
+
+    key: str
+    fallback: str
+
+    def to_plain(self) -> dict[str, str]:
+        return {"label": self.key, "text": self.fallback}
+
+    def __str__(self) -> str:
+        return self.fallback
