@@ -271,6 +271,7 @@ _KINDS = {
 
 def kind_of(type_name: str, value: Any = None) -> str:
     """A Python type's name as the rule writer knows it (an entity by its kind)."""
+    type_name = type_name.split("[")[0].rsplit(".", 1)[-1]  # tuple[int, int], a.b.Row
     if type_name == "Entity" and value is not None:
         try:
             return f"a {value.kind}"
@@ -280,6 +281,7 @@ def kind_of(type_name: str, value: Any = None) -> str:
 
 
 _T = r"'?([\w.]+)'?"
+_T_COMPILED = r"([\w.]+(?:\[[\w., ]*\])?)"  # how a compiled (mypyc) function names a type
 #: Python's wording of a failure -> the rule writer's (the type names become kinds).
 _REWORDED: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
     (re.compile(rf"'(.+)' not supported between instances of {_T} and {_T}"),
@@ -305,6 +307,10 @@ _REWORDED: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
     (re.compile(r"unhashable type: '(\w+)'"),
      lambda m: f"{kind_of(m[1])} cannot be a key"),
     (re.compile(r"slice step cannot be zero"), lambda m: "a slice's step cannot be 0"),
+    (re.compile(rf"{_T_COMPILED} object expected; got {_T_COMPILED}"),
+     lambda m: f"expected {kind_of(m[1])}, got {kind_of(m[2])}"),
+    (re.compile(r"'(\w+)' is not a column's name"),
+     lambda m: f"a table row's cells are named by text, not by {kind_of(m[1])}"),
     (re.compile(r"cannot unpack non-iterable (\w+) object"),
      lambda m: f"{kind_of(m[1])} cannot be split into the variables of `for a, b in ...`"),
     (re.compile(r"too many values to unpack \(expected (\d+)"),
