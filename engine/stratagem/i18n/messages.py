@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from stratagem.errors import StratagemError
+from stratagem.errors import StratagemError, caret
 from stratagem.i18n.language import Language, is_number
 from stratagem.i18n.plural import CATEGORIES
 
@@ -48,13 +48,9 @@ class MessageSyntaxError(StratagemError):
     def __init__(self, reason: str, text: str, offset: int) -> None:
         self.reason = reason
         self.offset = offset
-        line_start = text.rfind("\n", 0, offset) + 1
-        line_end = text.find("\n", offset)
-        line = text[line_start : line_end if line_end >= 0 else len(text)]
-        caret = " " * (offset - line_start) + "^"
         super().__init__(
             f"malformed message: {reason}",
-            context=f"  {line}\n  {caret}",
+            context=caret(text, offset),
             hint="placeholders are {name}, {n, plural, one {...} other {...}} and "
             "{x, select, a {...} other {...}}; to show a brace write '{' or '}'",
         )

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
-from stratagem.errors import Location, StratagemError, ValidationFailed
+from stratagem.errors import Location, StratagemError, ValidationFailed, place
 from stratagem.loader.yamlio import Pos, PosDict, PosList, child_path
 
 REPLACE = "$replace"
@@ -123,8 +123,7 @@ class _Merger:
         self.errors: list[StratagemError] = []
 
     def finish(self) -> None:
-        self.errors.sort(key=lambda e: (e.location.file or "", e.location.line or 0,
-                                        e.location.column or 0) if e.location else ("", 0, 0))
+        self.errors.sort(key=place)
         if len(self.errors) == 1:
             raise self.errors[0]
         if self.errors:

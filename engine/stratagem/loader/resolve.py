@@ -8,14 +8,19 @@ or starts with ``.``, ``/`` or ``~``) is a file, relative to the referring file.
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
-from stratagem.errors import LimitError, Location, StratagemError, ValidationFailed
+from stratagem.errors import (
+    LimitError,
+    Location,
+    StratagemError,
+    ValidationFailed,
+    did_you_mean,
+)
 from stratagem.loader.limits import DEFAULT_LIMITS, LoadLimits
 from stratagem.loader.merge import merge, resolve_markers
 from stratagem.loader.yamlio import PosDict, PosList, load_yaml
@@ -99,13 +104,9 @@ def find_ruleset(ref: str, base_dir: Path | None = None) -> Path:
         return local
     known = [info.id for info in list_rulesets()]
     known += [setting for info in list_rulesets() for setting in info.settings]
-    close = difflib.get_close_matches(ref, known, n=3, cutoff=0.6)
-    if close:
-        hint = "did you mean " + " or ".join(f"'{c}'" for c in close) + "?"
-    elif known:
-        hint = "shipped rulesets and settings: " + ", ".join(known)
-    else:
-        hint = "name a ruleset folder, a setting as 'ruleset/setting', or a .yaml file"
+    hint = did_you_mean(ref, known) or (
+        "shipped rulesets and settings: " + ", ".join(known) if known
+        else "name a ruleset folder, a setting as 'ruleset/setting', or a .yaml file")
     raise StratagemError(f"unknown ruleset '{ref}'", hint=hint)
 
 

@@ -17,13 +17,12 @@ annotations steer the messages: ``x-name`` (what an object is called),
 from __future__ import annotations
 
 import copy
-import difflib
 import json
 from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from stratagem.errors import LimitError, Location, StratagemError
+from stratagem.errors import LimitError, Location, StratagemError, did_you_mean, place
 from stratagem.loader.yamlio import PosDict, PosList, child_path
 from stratagem.resources import data_dir
 
@@ -58,7 +57,7 @@ def static_schema(kind: str) -> dict[str, Any]:
     if kind not in KINDS:
         raise StratagemError(
             f"unknown file kind '{kind}'",
-            hint=_did_you_mean(kind, KINDS) or "kinds: " + ", ".join(KINDS),
+            hint=did_you_mean(kind, KINDS) or "kinds: " + ", ".join(KINDS),
         )
     schema: dict[str, Any] = json.loads(_static_text(kind))
     return schema
@@ -522,7 +521,7 @@ class _Converter:
         listed = ", ".join(_show(v) for v in values[:15]) + (", …" if len(values) > 15 else "")
         hint = None
         if isinstance(instance, str):
-            hint = _did_you_mean(instance, [v for v in values if isinstance(v, str)])
+            hint = did_you_mean(instance, [v for v in values if isinstance(v, str)])
         self.add(path, "other",
                  f"{_describe(instance)} is not a valid {name}; must be one of: {listed}",
                  where, hint)
@@ -566,7 +565,7 @@ class _Converter:
                     continue  # the schema of the step itself reports it, by the step's name
                 if position == 0:
                     self.add(path, "unknown-step", f"unknown step '{key}'", location,
-                             _did_you_mean(key, step_keys) or "steps: " + ", ".join(step_keys))
+                             did_you_mean(key, step_keys) or "steps: " + ", ".join(step_keys))
                     continue
             if own_step is not None and key in step_keys:
                 self.add(path, "step-count",
@@ -579,7 +578,7 @@ class _Converter:
                          location, f"remove '{key}'; the ruleset derives it from other fields")
                 continue
             text = f"unknown field '{key}'" + (f" in {name}" if name else "")
-            hint = _did_you_mean(key, allowed)
+            hint = did_you_mean(key, allowed)
             if hint is None and allowed:
                 hint = "allowed here: " + ", ".join(allowed[:25]) + (
                     ", …" if len(allowed) > 25 else "")
@@ -642,7 +641,7 @@ class _Converter:
         name = _name(schema) or "name"
         hint = schema.get("x-hint")
         if schema.get("pattern") is None and schema.get("enum"):
-            hint = _did_you_mean(str(key), schema["enum"])
+            hint = did_you_mean(str(key), schema["enum"])
         self.add(path, "other", f"'{key}' is not a valid {name}", self.key_where(path, str(key)),
                  hint)
 
@@ -732,13 +731,8 @@ class _Converter:
                 continue
             seen.add(key)
             kept.append(err)
-        kept.sort(key=_order)
+        kept.sort(key=place)
         return kept
-
-
-def _order(err: StratagemError) -> tuple[str, int, int]:
-    loc = err.location or Location()
-    return (loc.file or "", loc.line or 0, loc.column or 0)
 
 
 def _root_mismatch(error: Any) -> bool:
@@ -829,18 +823,6 @@ def _describe(value: Any) -> str:
     if isinstance(value, dict):
         return "a map"
     return repr(value)
-
-
-def _did_you_mean(word: str, choices: Any) -> str | None:
-    names = [c for c in choices if isinstance(c, str)]
-    close = difflib.get_close_matches(word, names, n=3, cutoff=0.6)
-    if not close:
-        lowered = {c.lower(): c for c in names}
-        close = [lowered[m] for m in difflib.get_close_matches(word.lower(), list(lowered), n=3,
-                                                               cutoff=0.6)]
-    if not close:
-        return None
-    return "did you mean " + " or ".join(f"'{c}'" for c in close) + "?"
 
 
 def _path_text(path: tuple[Any, ...]) -> str:

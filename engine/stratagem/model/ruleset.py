@@ -67,12 +67,12 @@ class Ruleset:
     def lookup(self, table: str, *keys: Any, shift: int = 0) -> Row:
         return self._table(table).lookup(*keys, shift=int(shift))
 
-    def _table(self, name: str) -> Table:
-        try:
-            return self.tables[name]
-        except KeyError:
-            raise StratagemError(f"there is no table '{name}'",
-                                 hint=closest(name, self.tables)) from None
+    def _table(self, name: object) -> Table:
+        # `object`: an expression may hand any value (compiled, `str` would refuse it first)
+        table = self.tables.get(name) if isinstance(name, str) else None
+        if table is None:
+            raise StratagemError(f"there is no table '{name}'", hint=closest(name, self.tables))
+        return table
 
     def evaluate(self, text: str, **names: Any) -> Any:
         return self.evaluator.eval(compile_expr(text), dict(names))

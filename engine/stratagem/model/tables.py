@@ -51,8 +51,13 @@ class Row:
             hint=closest(name, self._cells) or f"columns: {', '.join(self._cells)}",
         )
 
-    def __getitem__(self, name: str) -> Any:
+    def __getitem__(self, name: object) -> Any:
+        if not isinstance(name, str):
+            raise TypeError(f"'{type(name).__name__}' is not a column's name")
         return self.__getattr__(name)
+
+    def __iter__(self) -> Iterator[Any]:  # a row is no list (not row[0], row[1], ...)
+        raise TypeError("'Row' object is not iterable")
 
     def cells(self) -> dict[str, Any]:
         return dict(self._cells)
