@@ -458,7 +458,11 @@ class IfStep(Step):
 
 
 class RepeatStep(Step):
-    """``repeat: {as: round, until: EXPR, while: EXPR, max: EXPR, do: [...]}``."""
+    """``repeat: {as: round, until: EXPR, while: EXPR, max: EXPR, report: BOOL, do: [...]}``.
+
+    With ``report: true`` the passes are the battle's rounds in reports: a traced battle
+    records a quiet event as each pass starts (``{"round": n}``) and one as it ends, with
+    the ``report.rounds`` values of every entity (``{"round_end": n, "values": ...}``)."""
 
     kind = "repeat"
 
@@ -476,6 +480,7 @@ class RepeatStep(Step):
             c.error("`repeat` needs `until:`, `while:` or `max:`, or it would never end",
                     self.location, hint="e.g. until: 'battle.over'")
         self.body = c.block(body, "do")
+        self.report = bool(body.get("report", False))
 
     def run(self, run: Run, scope: dict[str, Any]) -> None:
         limit = run.limits.max_rounds
@@ -498,15 +503,44 @@ class RepeatStep(Step):
                     )
                 if self.name:
                     scope[self.name] = n
+                marked = self.report and run.tracing
+                if marked:
+                    run.record(self, {"round": n}, level="quiet")
                 try:
                     run_block(run, self.body, scope)
                 except BreakLoop:
+                    if marked:
+                        self.round_end(run, n)
                     break
+                if marked:
+                    self.round_end(run, n)
                 if self.until is not None and run.evaluator.eval(self.until, scope):
                     break
         finally:
             run.depth -= 1
         self.note(run, scope, {"passes": n})
+
+    def round_end(self, run: Run, n: int) -> None:
+        """Record the `report.rounds` numbers of every entity as a round ends (a value
+        that is not a number, or cannot be computed, is recorded as None)."""
+        values: dict[str, dict[str, dict[str, Any]]] = {}
+        for kind, names in run.ruleset.rounds_report.items():
+            of_kind = values.setdefault(kind, {})
+            for entity in run.root.walk():
+                if entity.kind_name == kind:
+                    of_kind[entity.label()] = {name: _number(entity, name) for name in names}
+        run.record(self, {"round_end": n, "values": values}, level="quiet")
+
+
+def _number(entity: Entity, name: str) -> float | int | None:
+    try:
+        value = entity.member(name)
+    except StratagemError:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) and not hasattr(
+            value, "denominator"):
+        return None
+    return value if isinstance(value, int) else float(value)
 
 
 class DecideStep(Step):

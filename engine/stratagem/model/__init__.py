@@ -42,6 +42,7 @@ def load_ruleset(ref: str | Path, base_dir: Path | None = None) -> Ruleset:
     rs = compile_ruleset(doc, ref=str(ref))
     rs.path = str(path)
     rs.locale_files = _locale_files(chain)
+    rs.template_dirs = _folders(chain, "templates")
     _CACHE[str(path)] = (rs, {f: _mtime(f) for f in files})
     return rs
 
@@ -56,12 +57,18 @@ def _mtime(path: Path) -> float:
 def _locale_files(chain: list[Path]) -> dict[str, list[Path]]:
     """Locale files of a ruleset and the ones it extends, base first, per language."""
     out: dict[str, list[Path]] = {}
-    for file in chain:
-        for folder in (file.parent / "locales", file.parent / file.stem / "locales"):
-            if folder.is_dir():
-                for loc in sorted(folder.glob("*.yaml")):
-                    out.setdefault(loc.stem, []).append(loc)
+    for folder in _folders(chain, "locales"):
+        for loc in sorted(folder.glob("*.yaml")):
+            out.setdefault(loc.stem, []).append(loc)
     return out
+
+
+def _folders(chain: list[Path], name: str) -> list[Path]:
+    """The folders ``name`` beside each file of a ruleset's chain (or in the folder named
+    after the file), base first."""
+    return [folder for file in chain
+            for folder in (file.parent / name, file.parent / file.stem / name)
+            if folder.is_dir()]
 
 
 def ruleset_for_document(doc: Any, path: Path) -> Ruleset:
