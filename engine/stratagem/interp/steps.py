@@ -528,11 +528,13 @@ class RepeatStep(Step):
             of_kind = values.setdefault(kind, {})
             for entity in run.root.walk():
                 if entity.kind_name == kind:
-                    of_kind[entity.label()] = {name: _number(entity, name) for name in names}
+                    of_kind[entity.label()] = {name: number_of(entity, name) for name in names}
         run.record(self, {"round_end": n, "values": values}, level="quiet")
 
 
-def _number(entity: Entity, name: str) -> float | int | None:
+def number_of(entity: Entity, name: str) -> float | int | None:
+    """A field or derived value as a number to chart, or None (not a number, or it could not
+    be computed)."""
     try:
         value = entity.member(name)
     except StratagemError:

@@ -261,6 +261,11 @@ def _compile_report(c: Compiler, report: Mapping[str, Any], kinds: Mapping[str, 
                     continue
                 target[str(kind)].append(str(name))
                 c.message_keys.add(f"field.{kind}.{name}")
+    shown = {kind for part in parts.values() for kind in part}
+    for parent, declared in kinds.items():  # the headings of the tables of a side's entities
+        for collection, child in declared.children.items():
+            if child in shown and parent != "battle":
+                c.message_keys.add(f"field.{parent}.{collection}")
     return parts
 
 
