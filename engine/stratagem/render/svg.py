@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from html import escape
 
 #: Colours of the series, in order (they print distinguishably in grey too).
 PALETTE = ("#1f5fa8", "#c0392b", "#2e8b57", "#b8860b", "#6a3d9a", "#555555")
 
-W, H = 640, 260
-LEFT, RIGHT, TOP, BOTTOM = 64, 16, 16, 40
+W, H = 560, 260
+LEFT, RIGHT, TOP, BOTTOM = 70, 16, 16, 44
 
 
 def _ticks(lo: float, hi: float, count: int = 5) -> list[float]:
@@ -63,7 +64,7 @@ def line_chart(title: str, xs: Sequence[str], series: Sequence[tuple[str, Sequen
         return LEFT + step * i
 
     for i, label in enumerate(xs):
-        body.append(f'<text class="tick" x="{x(i):.1f}" y="{H - BOTTOM + 16}" '
+        body.append(f'<text class="tick" x="{x(i):.1f}" y="{H - BOTTOM + 20}" '
                     f'text-anchor="middle">{escape(label)}</text>')
     for n, (name, points) in enumerate(series):
         colour = PALETTE[n % len(PALETTE)]
@@ -82,7 +83,8 @@ def bar_chart(title: str, bars: Sequence[tuple[str, float]], number: Callable[[f
     tops = [v for _, v in bars] + ([hi for _, hi in errors] if errors else [])
     body, y = _axes(0.0, max(tops + [0.0]) or 1.0, number)
     width = (W - LEFT - RIGHT) / max(1, len(bars))
-    every = max(1, len(bars) // 12)  # at most a dozen labels under the bars
+    longest = max((len(label) for label, _ in bars), default=1)
+    every = max(1, math.ceil(longest * 9 / width))  # labels of ~9 units a letter never overlap
     for i, (label, value) in enumerate(bars):
         left = LEFT + i * width
         body.append(f'<rect class="bar" x="{left + width * 0.1:.1f}" y="{y(value):.1f}" '
@@ -94,6 +96,6 @@ def bar_chart(title: str, bars: Sequence[tuple[str, float]], number: Callable[[f
             body.append(f'<path class="error" d="M{mid:.1f},{y(lo):.1f}V{y(hi):.1f}'
                         f'M{mid - 6:.1f},{y(lo):.1f}h12M{mid - 6:.1f},{y(hi):.1f}h12"/>')
         if i % every == 0:
-            body.append(f'<text class="tick" x="{left + width / 2:.1f}" y="{H - BOTTOM + 16}" '
+            body.append(f'<text class="tick" x="{left + width / 2:.1f}" y="{H - BOTTOM + 20}" '
                         f'text-anchor="middle">{escape(label)}</text>')
     return _frame(title, body)

@@ -196,7 +196,7 @@ def _charts(t: Translator, rs: Ruleset, start: Entity, ends: dict[int, Event]) -
 
 
 def _round(value: float) -> float | int:
-    return int(value) if value.is_integer() else round(value, 2)
+    return int(value) if float(value).is_integer() else round(value, 2)
 
 
 def battle_view(result: BattleResult, lang: str, explain: bool) -> View:
@@ -249,8 +249,9 @@ def rating_view(rated: RatedArmy, lang: str, explain: bool) -> View:
     }
 
 
-def _percent(t: Translator, share: float) -> str:
-    return t.number(round(100 * share, 1)) + " %"
+def _percent(t: Translator, share: float, digits: int = 1) -> str:
+    """A share as a percentage with a fixed number of decimals, in the language's style."""
+    return f"{100 * share:.{digits}f}".replace(".", t.catalog.lang.numbers.decimal) + "\u00a0%"
 
 
 def odds_view(ruleset: Ruleset, figures: dict[str, Any], lang: str) -> View:
@@ -290,13 +291,14 @@ def _summaries(t: Translator, kind: str, title: str, values: dict[str, Any],
         label = t.field(kind, name)
         if not stats.get("battles"):
             continue
-        bars = [(t.number(b["from"]) if b["from"] == b["to"]
-                 else f"{t.number(b['from'])}–{t.number(b['to'])}", b["count"])
-                for b in stats["histogram"]]
+        ranges = [(t.number(b["from"]) if b["from"] == b["to"]
+                   else f"{t.number(b['from'])}–{t.number(b['to'])}", b["count"])
+                  for b in stats["histogram"]]
+        bars = [(t.number(b["from"]), b["count"]) for b in stats["histogram"]]
         rows.append({"label": label,
                      **{k: t.number(stats[k]) for k in ("mean", "median", "p10", "p90", "min",
                                                         "max")},
-                     "histogram": [{"label": b, "count": t.number(c)} for b, c in bars],
+                     "histogram": [{"label": b, "count": t.number(c)} for b, c in ranges],
                      "svg": svg.bar_chart(f"{title}: {label}", bars, lambda v: t.number(
                          _round(v)), colour=colour)})
     return {"title": title, "rows": rows}
@@ -319,15 +321,14 @@ def dist_view(text: str, dist: Distribution, lang: str = "en") -> View:
                      "at_most": float(at_most)})
         below = at_most
     peak = max((r["exactly"] for r in rows), default=1.0) or 1.0
-    point = t.catalog.lang.numbers.decimal
     for row in rows:
         row["bar"] = "█" * max(1 if row["exactly"] else 0, round(40 * row["exactly"] / peak))
         for k in ("exactly", "at_least", "at_most"):
-            row[k + "_text"] = f"{100 * row[k]:.2f} %".replace(".", point)
+            row[k + "_text"] = _percent(t, row[k], 2)
     return {**_head(t, ""), "title": text,
             "meta": [t.t("report.dice_sum", n=dist.repetitions)] if dist.repetitions > 1 else [],
             "rows": rows, "min": f"{dist.min}{pct}", "max": f"{dist.max}{pct}",
-            "mean": f"{float(dist.mean):.4f}".replace(".", point) + pct,
+            "mean": f"{float(dist.mean):.4f}".replace(".", t.catalog.lang.numbers.decimal) + pct,
             "chart_svg": svg.bar_chart(text, [(r["outcome"], 100 * r["exactly"]) for r in rows],
                                    lambda v: f"{_round(v)} %")}
 
