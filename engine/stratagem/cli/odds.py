@@ -89,6 +89,10 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+#: Seconds between two redraws of the progress bar at most.
+REDRAW = 0.2
+
+
 def _progress(ruleset: Any, lang: str, n: int, quiet: bool) -> Any:
     """A progress bar on stderr (percentage, battles a second, time left), only when
     stderr is a terminal."""
@@ -98,4 +102,4 @@ def _progress(ruleset: Any, lang: str, n: int, quiet: bool) -> Any:
 
     return tqdm(total=n, unit=translator(ruleset, lang).t("progress.unit"), file=sys.stderr,
                 disable=quiet or not sys.stderr.isatty(), leave=False, dynamic_ncols=True,
-                mininterval=0.2)
+                mininterval=REDRAW)

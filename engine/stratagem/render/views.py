@@ -232,7 +232,8 @@ def rating_view(rated: RatedArmy, lang: str, explain: bool) -> View:
     lists = {kind: list(rs.rate_report.get(kind) or rs.report.get(kind, []))
              for kind in rs.kinds}
     _, sides = _sides(t, rs, None, rated.side, lists, failed, breakdown=True)
-    side = sides[0] if sides else {"label": rated.side.label(), "fields": [], "tables": []}
+    side: View = sides[0] if sides else {"label": rated.side.label(), "fields": [],
+                                         "tables": []}
     for table in side["tables"]:  # the side's own value of a column is its total
         by_name = {cell["name"]: cell["text"] for cell in side["fields"]}
         totals = [by_name.get(name) for name in table["names"]]
@@ -310,7 +311,7 @@ def dist_view(text: str, dist: Distribution, lang: str = "en") -> View:
 
     t = Translator(engine_catalog(lang))
     pct = "%" if dist.is_percent else ""
-    rows = []
+    rows: list[View] = []
     below: Fraction | int = 0
     total = sum(dist.pmf.values())
     for outcome, p in dist.pmf.items():
