@@ -65,6 +65,7 @@ ENGINE_MESSAGES: dict[str, tuple[str, ...]] = {
     "report.chart_start": (),
     "report.side_col": (),
     "report.value_col": (),
+    "report.more": (),
     "report.battle_values": (),
     "report.first_seed": ("seed",),
     "report.interval_range": ("low", "high"),

@@ -12,6 +12,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from stratagem.i18n.language import is_number
 from stratagem.interp.steps import number_of
 from stratagem.interp.trace import Event
 from stratagem.model.entities import Entity
@@ -44,7 +45,7 @@ def document_translator(ruleset: Ruleset, lang: str) -> Translator:
 TEXTS = ("summary", "sides", "explain_header", "charts", "totals", "breakdown", "outcomes",
          "distributions", "not_computed", "before_battle", "after_battle", "share", "interval",
          "battles_col", "mean", "median", "p10", "p90", "min", "max", "outcome_col", "exactly",
-         "at_least", "at_most", "chart_start", "side_col", "value_col")
+         "at_least", "at_most", "chart_start", "side_col", "value_col", "more")
 
 
 def _head(t: Translator, ruleset: str) -> View:
@@ -61,7 +62,8 @@ def _meta(t: Translator, ruleset: str, *lines: str | None) -> list[str]:
 def _shown(t: Translator, before: Entity | None, after: Entity, name: str,
            failed: Failures) -> dict[str, Any]:
     end = _read(after, name, failed)
-    cell = {"end": _value(t, after, name, end), "start": None, "changed": False}
+    cell = {"end": _value(t, after, name, end), "start": None, "changed": False,
+            "numeric": is_number(end) or end is None}
     if before is not None:
         start = _read(before, name, failed)
         if start != end:
@@ -78,8 +80,9 @@ def _sides(t: Translator, rs: Ruleset, before: Entity | None, after: Entity,
     descendants (units, heroes ...), each row an entity, each column a reported value."""
     battle: list[dict[str, Any]] = []
     sides: list[View] = []
+    offset = 0 if after.kind_name == "battle" else 1  # a rating starts at the side
     for old, new, indent in _pairs(before, after):
-        depth = len(indent) // 2
+        depth = len(indent) // 2 + offset
         kind = new.kind_name
         names = lists.get(kind, [])
         cells = [{"label": t.field(kind, n), "name": n, **_shown(t, old, new, n, failed)}
@@ -104,6 +107,10 @@ def _sides(t: Translator, rs: Ruleset, before: Entity | None, after: Entity,
                 for d in new.declaration.derived
                 if d not in names and t.catalog.message(f"field.{kind}.{d}") is not None]
         table["rows"].append(row)
+    for side in sides:  # a column of numbers only is aligned right
+        for table in side["tables"]:
+            table["numeric"] = [all(row["cells"][i]["numeric"] for row in table["rows"])
+                                for i in range(len(table["names"]))]
     return battle, sides
 
 
