@@ -60,8 +60,7 @@ def test_rounds_are_headings_and_charts(marked: Path) -> None:
     view = battle_view(result, "en", explain=False)
     ends = [e for e in result.trace if e.step == "repeat" and "round_end" in e.values]
     assert len(view["rounds"]) == len(ends)
-    # the emit level of "Round {n}" is detail: a round without summary messages is headed
-    # by the engine's own "Round {n}"
+    # `report: true`: each round is headed by the engine's own "Round {n}"
     assert [r["title"] for r in view["rounds"]] == [f"Round {n}" for n in range(1, len(ends) + 1)]
     (troops, morale) = view["charts"]
     assert [row["label"] for row in troops["rows"]] == ["Red", "Blue"]
@@ -72,6 +71,21 @@ def test_rounds_are_headings_and_charts(marked: Path) -> None:
     lines = page.findall(".//{http://www.w3.org/2000/svg}polyline")
     assert len(lines) == 4  # two sides, two values
     assert all(len(p.get("points", "").split()) == 1 + len(ends) for p in lines)
+
+
+def test_a_round_is_headed_by_the_message_the_loop_names(marked: Path) -> None:
+    ruleset = marked.with_name("ruleset.yaml")
+    text = ruleset.read_text(encoding="utf-8").replace("report: true", "report: skirmish.round")
+    ruleset.write_text(text, encoding="utf-8")
+    locale = marked.with_name("locales") / "en.yaml"
+    text = locale.read_text(encoding="utf-8").replace('"Round {n}"', '"Turn {n} begins"')
+    locale.write_text(text, encoding="utf-8")
+    result = run_battle(marked, lang="en")
+    view = battle_view(result, "en", explain=False)
+    heads = [e.params["n"] for e in result.trace if e.key == "skirmish.round"]
+    assert len(heads) >= 2
+    assert [r["title"] for r in view["rounds"]] == [f"Turn {n} begins" for n in heads]
+    assert all(r["title"] not in r["events"] for r in view["rounds"])
 
 
 def test_a_loop_not_marked_adds_nothing_to_the_trace() -> None:

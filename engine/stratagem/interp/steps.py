@@ -460,9 +460,10 @@ class IfStep(Step):
 class RepeatStep(Step):
     """``repeat: {as: round, until: EXPR, while: EXPR, max: EXPR, report: BOOL, do: [...]}``.
 
-    With ``report: true`` the passes are the battle's rounds in reports: a traced battle
-    records a quiet event as each pass starts (``{"round": n}``) and one as it ends, with
-    the ``report.rounds`` values of every entity (``{"round_end": n, "values": ...}``)."""
+    With ``report: true`` (or ``report: KEY``, the message that heads each round) the passes
+    are the battle's rounds in reports: a traced battle records a quiet event as each pass
+    starts (``{"round": n, "heading": KEY}``) and one as it ends, with the ``report.rounds``
+    values of every entity (``{"round_end": n, "values": ...}``)."""
 
     kind = "repeat"
 
@@ -480,7 +481,12 @@ class RepeatStep(Step):
             c.error("`repeat` needs `until:`, `while:` or `max:`, or it would never end",
                     self.location, hint="e.g. until: 'battle.over'")
         self.body = c.block(body, "do")
-        self.report = bool(body.get("report", False))
+        # true, or the key of the message that heads each round in reports
+        report = body.get("report", False)
+        self.report = bool(report)
+        self.heading: str | None = str(report) if isinstance(report, str) else None
+        if self.heading:
+            c.message_keys.add(self.heading)
 
     def run(self, run: Run, scope: dict[str, Any]) -> None:
         limit = run.limits.max_rounds
@@ -505,7 +511,7 @@ class RepeatStep(Step):
                     scope[self.name] = n
                 marked = self.report and run.tracing
                 if marked:
-                    run.record(self, {"round": n}, level="quiet")
+                    run.record(self, {"round": n, "heading": self.heading}, level="quiet")
                 try:
                     run_block(run, self.body, scope)
                 except BreakLoop:

@@ -153,18 +153,21 @@ def _rounds(t: Translator, trace: list[Event]) -> tuple[list[str], list[View], l
     current: list[str] = before
     for event in trace:
         if event.step == "repeat" and "round" in event.values:
-            rounds.append({"n": event.values["round"], "events": []})
+            rounds.append({"n": event.values["round"], "events": [], "title": None,
+                           "heading": event.values.get("heading")})
             current = rounds[-1]["events"]
         elif event.step == "repeat" and "round_end" in event.values:
             ends[int(event.values["round_end"])] = event
             current = after
+        elif rounds and current is rounds[-1]["events"] and rounds[-1]["title"] is None \
+                and event.key is not None and event.key == rounds[-1]["heading"]:
+            rounds[-1]["title"] = message(t, event)  # "Day 1.", "Hour 2"
         elif event.level == "summary":
             text = message(t, event)
             if text:
                 current.append(text)
-    for rnd in rounds:  # a round's first message is its heading ("Day 1.", "Hour 2")
-        events = rnd["events"]
-        rnd["title"] = events.pop(0) if events else t.t("report.round", n=rnd["n"])
+    for rnd in rounds:
+        rnd["title"] = rnd["title"] or t.t("report.round", n=rnd["n"])
     return before, rounds, after, ends
 
 
