@@ -11,11 +11,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
+from stratagem.api import load_scenario, run_battle
 from stratagem.errors import StratagemError
 from stratagem.interp.trace import Label
-from stratagem.model.documents import Scenario
 from stratagem.model.ruleset import Ruleset
+from stratagem.model.scenario import Scenario
 from stratagem.model.values import plain
+from stratagem.render import render
+from stratagem.render.stats import summary, wilson
+from stratagem.render.views import odds_view, side_kind
 
 
 def outcome_of(ruleset: Ruleset, root: Any) -> str:
@@ -77,8 +81,6 @@ def figures(rs: Ruleset, records: list[Record], n: int, seed: int) -> dict[str, 
     """The outcomes with their shares and 95 % (Wilson) intervals, and the distribution of
     every number the ruleset summarises (`report.odds`), in a fixed order: the same battles
     give the same bytes."""
-    from stratagem.render.stats import summary, wilson
-
     outcomes: Counter[str] = Counter(record[0] for record in records)
     battle_fields, side_fields = _summarised(rs)
     per_side: dict[str, dict[str, list[float]]] = {}
@@ -102,11 +104,6 @@ def figures(rs: Ruleset, records: list[Record], n: int, seed: int) -> dict[str, 
     }
 
 
-def side_kind(rs: Ruleset) -> str:
-    """The kind of the battle's sides."""
-    return next(iter(rs.kinds["battle"].children.values()))
-
-
 def _summarised(rs: Ruleset) -> tuple[list[str], list[str]]:
     """The battle's and each side's numbers `stratagem odds` summarises (`report.odds`)."""
     return list(rs.odds_report.get("battle", [])), list(rs.odds_report.get(side_kind(rs), []))
@@ -115,8 +112,6 @@ def _summarised(rs: Ruleset) -> tuple[list[str], list[str]]:
 def _fight(scenario: Scenario, first: int, count: int,
            decisions: Mapping[str, Any]) -> list[Record]:
     """The records of the battles with seeds ``first`` .. ``first + count - 1``."""
-    from stratagem.api import run_battle
-
     rs = scenario.ruleset
     kind = side_kind(rs)
     battle_fields, fields = _summarised(rs)
@@ -159,8 +154,6 @@ def _start_worker(path: str | None) -> None:
     # Ctrl-C is the parent's to handle: it stops the workers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if _WORKER_SCENARIO is None and path is not None:
-        from stratagem.api import load_scenario
-
         try:
             _WORKER_SCENARIO = replace(load_scenario(path), dice=None)
         except StratagemError as err:
@@ -210,7 +203,4 @@ def _in_processes(scenario: Scenario, chunks: list[tuple[int, int]],
 
 def render_odds(ruleset: Ruleset, figures: dict[str, Any], lang: str, fmt: str = "text") -> str:
     """The figures as text, Markdown or HTML (templates `odds.*.j2`)."""
-    from stratagem.render import render
-    from stratagem.render.views import odds_view
-
     return render("odds", fmt, odds_view(ruleset, figures, lang), ruleset)

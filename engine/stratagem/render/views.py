@@ -12,17 +12,17 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from stratagem.i18n.catalog import Translator, engine_catalog, translator
 from stratagem.i18n.language import is_number
 from stratagem.interp.steps import number_of
 from stratagem.interp.trace import Event
 from stratagem.model.entities import Entity
 from stratagem.render import svg
-from stratagem.report import Failures, _pairs, _read, _value, message, translator
+from stratagem.report import Failures, _pairs, _read, _value, message
 
 if TYPE_CHECKING:
     from stratagem.api import BattleResult, RatedArmy
     from stratagem.dice import Distribution
-    from stratagem.i18n.catalog import Translator
     from stratagem.model.ruleset import Ruleset
 
 View = dict[str, Any]
@@ -31,8 +31,6 @@ View = dict[str, Any]
 def document_translator(ruleset: Ruleset, lang: str) -> Translator:
     """The report's translator, with numbers grouped by thousands as the language groups
     them in tables (the `report.group` text: "," in English, a no-break space in Russian)."""
-    from stratagem.i18n.catalog import Translator
-
     t = translator(ruleset, lang)
     catalog = copy.copy(t.catalog)
     lang_ = catalog.lang
@@ -265,9 +263,12 @@ def _percent(t: Translator, share: float, digits: int = 1) -> str:
     return f"{100 * share:.{digits}f}".replace(".", t.catalog.lang.numbers.decimal) + "\u00a0%"
 
 
-def odds_view(ruleset: Ruleset, figures: dict[str, Any], lang: str) -> View:
-    from stratagem.odds import side_kind
+def side_kind(rs: Ruleset) -> str:
+    """The kind of the battle's sides."""
+    return next(iter(rs.kinds["battle"].children.values()))
 
+
+def odds_view(ruleset: Ruleset, figures: dict[str, Any], lang: str) -> View:
     t = document_translator(ruleset, lang)
     outcomes = []
     for key, data in figures["outcomes"].items():
@@ -317,8 +318,6 @@ def _summaries(t: Translator, kind: str, title: str, values: dict[str, Any],
 
 def dist_view(text: str, dist: Distribution, lang: str = "en") -> View:
     """The exact odds of a dice expression: each outcome exactly, at least and at most."""
-    from stratagem.i18n.catalog import Translator, engine_catalog
-
     t = Translator(engine_catalog(lang))
     pct = "%" if dist.is_percent else ""
     rows: list[View] = []
