@@ -22,6 +22,7 @@ SKIRMISH = ROOT / "tests" / "engine" / "skirmish"
 @pytest.fixture
 def marked(tmp_path: Path) -> Path:
     """The engine's test ruleset with its round loop marked and its troops charted."""
+    tmp_path = tmp_path / "skirmish"  # a ruleset is named by its folder
     shutil.copytree(SKIRMISH / "locales", tmp_path / "locales")
     text = (SKIRMISH / "ruleset.yaml").read_text(encoding="utf-8")
     text = text.replace("        max: battle.rounds\n",
