@@ -12,7 +12,11 @@ from stratagem.render.stats import Z95, histogram, percentile, summary, wilson
 
 
 def binomial_pmf(k: int, n: int, p: float) -> float:
-    return math.comb(n, k) * p ** k * (1 - p) ** (n - k)
+    """C(n, k) p^k (1-p)^(n-k), in logarithms (no overflow of the binomial coefficient)."""
+    if p in (0.0, 1.0):
+        return float(k == (0 if p == 0.0 else n))
+    return math.exp(math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+                    + k * math.log(p) + (n - k) * math.log1p(-p))
 
 
 def tail_at_least(k: int, n: int, p: float) -> float:
