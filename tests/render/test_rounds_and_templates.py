@@ -165,6 +165,25 @@ def test_a_broken_or_hostile_template_is_a_clear_error(
     assert message in err and "Traceback" not in err and "docs/reports.md" in err
 
 
+def test_names_from_files_cannot_inject_markup(house: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    hostile = "<script>alert(1)</script> | *x* [l](http://e.org)"
+    scenario = house / "battle.yaml"
+    scenario.write_text(SCENARIO.replace("name: Watchmen", f"name: {hostile!r}"), encoding="utf-8")
+    page = html_of(scenario, capsys)
+    tree = parse_html(page)
+    assert not tree.findall(".//script") and not tree.findall(".//a")
+    assert any(text_of(td).startswith("<script>") for td in tree.findall(".//td"))
+    assert main(["battle", str(scenario), "--format", "md"]) == 0
+    md = capsys.readouterr().out
+    row = next(r for t in md_tables(md) for r in t if "script" in r[0])
+    assert len(row) == len(md_tables(md)[0][0]), "the pipe did not split the cell"
+    from markdown_it import MarkdownIt
+
+    html = MarkdownIt("commonmark").enable("table").render(md)
+    assert "<script>" not in html and "<a " not in html and "<em>" not in html
+
+
 def test_output_file_is_written_whole_and_keeps_its_mode(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     scenario = str(ROOT / "examples" / "war-machine" / "orcs.yaml")
