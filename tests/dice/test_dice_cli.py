@@ -54,8 +54,9 @@ def test_dist_text_table(capsys: pytest.CaptureFixture[str]) -> None:
     lines = out.splitlines()
     assert code == 0 and lines[0] == "4d+20%"
     assert lines[1].split() == ["Outcome", "Exactly", "At", "least", "At", "most"]
-    # 24% is four ones (1/1296): certain to be reached, the lowest; 44% four sixes
-    assert lines[2].split() == ["24%", "1/1296", "0.08", "%", "100.00", "%", "0.08", "%", "█"]
+    # 24% is four ones (1/1296): certain to be reached, the lowest, too rare for a whole
+    # block (a thin bar: not impossible); 44% four sixes
+    assert lines[2].split() == ["24%", "1/1296", "0.08", "%", "100.00", "%", "0.08", "%", "▏"]
     assert lines[-2].split()[:8] == ["44%", "1/1296", "0.08", "%", "0.08", "%", "100.00", "%"]
     assert lines[-1] == "Least 24%  Greatest 44%  Mean 34.0000%"
     # the bar of the likeliest outcome (34%) is the longest

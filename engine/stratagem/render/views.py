@@ -332,7 +332,8 @@ def dist_view(text: str, dist: Distribution, lang: str = "en") -> View:
         below = at_most
     peak = max((r["exactly"] for r in rows), default=1.0) or 1.0
     for row in rows:
-        row["bar"] = "█" * max(1 if row["exactly"] else 0, round(40 * row["exactly"] / peak))
+        blocks = round(40 * row["exactly"] / peak)
+        row["bar"] = "█" * blocks if blocks else ("▏" if row["exactly"] else "")  # thin: > 0
         for k in ("exactly", "at_least", "at_most"):
             row[k + "_text"] = _percent(t, row[k], 2)
     return {**_head(t, ""), "title": text,
