@@ -28,10 +28,6 @@ FORMATS = ("text", "md", "html", "json")
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
-#: File names by format: ``battle.html.j2``, ``odds.md.j2``, ``odds.text.j2``.
-SUFFIX = {"text": "text", "md": "md", "html": "html"}
-
-
 def environment(ruleset: Ruleset | None) -> jinja2.Environment:
     """The template environment: a ruleset's own template folders first (the most specific
     one first), then the shipped templates, also reachable as ``stratagem/NAME``."""
@@ -54,12 +50,13 @@ def environment(ruleset: Ruleset | None) -> jinja2.Environment:
 
 
 def render(name: str, fmt: str, view: dict[str, Any], ruleset: Ruleset | None) -> str:
-    """Render the view with the template ``NAME.FORMAT.j2``; a broken template of a ruleset
-    is a user error naming its file and line."""
+    """Render the view with the template ``NAME.FORMAT.j2`` (``battle.html.j2``,
+    ``odds.text.j2``); a broken template of a ruleset is a user error naming its file and
+    line."""
     import jinja2
 
     env = environment(ruleset)
-    file = f"{name}.{SUFFIX[fmt]}.j2"
+    file = f"{name}.{fmt}.j2"
     try:
         template = env.get_template(file)
         text = template.render(**view, css=_stylesheets(env, ruleset) if fmt == "html" else "")
