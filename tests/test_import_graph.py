@@ -19,7 +19,8 @@ LAYERS: list[set[str]] = [
     {"loader"},
     {"i18n"},
     {"compile", "interp"},
-    {"report", "render"},
+    {"report"},
+    {"render"},  # documents built on the text report's reading of values (views)
     {"api"},
     {"odds", "campaign"},
     {"cli"},

@@ -1,6 +1,7 @@
 """The battle commands as a GM uses them: odds, interactive play, errors."""
 
 import json
+import re
 
 import pytest
 
@@ -13,9 +14,17 @@ BATTLE = str(SKIRMISH / "battle.yaml")
 
 def odds(capsys, *args):
     assert main(["odds", BATTLE, "--json", *args]) == 0
-    data = json.loads(capsys.readouterr().out)
-    data.pop("seconds")
+    out = capsys.readouterr().out
+    assert main(["odds", BATTLE, "--json", *args]) == 0
+    assert capsys.readouterr().out == out, "the same battles give the same bytes"
+    data = json.loads(out)
+    assert "seconds" not in data  # only with --timings
     return data
+
+
+def test_odds_timings_only_when_asked(capsys):
+    assert main(["odds", BATTLE, "--json", "-n", "5", "--timings"]) == 0
+    assert json.loads(capsys.readouterr().out)["seconds"] >= 0
 
 
 def test_odds_count_every_battle_and_are_reproducible(capsys):
@@ -65,10 +74,18 @@ def test_odds_progress_on_a_terminal_in_the_reports_language(monkeypatch, capsys
     import sys
 
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    monkeypatch.setattr("stratagem.cli.odds.REDRAW", 0)
     assert main(["odds", BATTLE, "-n", "200", "-j", "1", "--lang", "ru"]) == 0
     err = capsys.readouterr().err
-    assert "\r100 из 200 битв" in err and "\r200 из 200 битв" in err
-    assert err.endswith("\r")  # the line is wiped before the report
+    # a percentage, battles done of all, the rate and the time left (tqdm's bar)
+    assert re.search(r"\r\s*50%\|.*\| 100/200 \[\d\d:\d\d<\d\d:\d\d, +[\d.]+ битв/s\]", err), err
+    assert "100/200" in err and "200/200" in err
+    assert err.endswith("\r") or err.endswith("\x1b[A")  # the bar is wiped before the report
+
+
+def test_odds_progress_is_silent_off_a_terminal(capsys):
+    assert main(["odds", BATTLE, "-n", "200", "-j", "1"]) == 0
+    assert capsys.readouterr().err == ""
 
 
 def test_odds_text_report_in_russian(capsys):

@@ -6,8 +6,10 @@ import argparse
 from typing import Any
 
 from stratagem.cli.common import (
+    add_format,
     add_lang,
     ask,
+    chosen_format,
     chosen_lang,
     parse_decisions,
     parse_dice_list,
@@ -21,6 +23,8 @@ EPILOG = """examples:
   stratagem battle my-battle.yaml --dice 14,10,8,[3,5,1,6]     # the dice rolled at the table
   stratagem battle my-battle.yaml --decide risk:Aldric=-2      # a GM decision
   stratagem battle my-battle.yaml --interactive                # be asked for dice and decisions
+  stratagem battle my-battle.yaml --format html -o report.html # a page to share or print
+  stratagem battle my-battle.yaml --format md --explain        # for a forum or a wiki
 
 The shipped examples are in the examples/ folder of the source tree.
 """
@@ -36,7 +40,7 @@ def register(sub: Any) -> None:
                    help="seed of the dice (default: the scenario's `seed:`, else 0)")
     add_lang(p)
     p.add_argument("--explain", action="store_true", help="show how every number arose")
-    p.add_argument("--json", action="store_true", help="print the whole trace as JSON")
+    add_format(p)
     p.add_argument("--dice", metavar="LIST", default=None,
                    help="scripted dice results in roll order (totals, or [faces])")
     p.add_argument("--dice-fallback", action="store_true",
@@ -79,8 +83,15 @@ def run(args: argparse.Namespace) -> int:
         ask_dice=ask if args.interactive else None,
         ask_decision=_ask_decision if args.interactive else None,
     )
-    if args.json:
-        write_out(result.to_json())
+    fmt = chosen_format(args)
+    if fmt == "json":
+        write_out(result.to_json(), args.output)
+    elif fmt == "text":
+        write_out(result.report(lang=lang, explain=args.explain), args.output)
     else:
-        write_out(result.report(lang=lang, explain=args.explain))
+        from stratagem.render import render
+        from stratagem.render.views import battle_view
+
+        view = battle_view(result, lang, args.explain)
+        write_out(render("battle", fmt, view, result.ruleset), args.output)
     return 0

@@ -113,6 +113,7 @@ class Pipeline:
             return LoadedRuleset(doc, errors=errors, files=files)
         rs.path = str(path)
         rs.locale_files = _locale_files(chain)
+        rs.template_dirs = _folders(chain, "templates")
         return LoadedRuleset(doc, rs, files=files)
 
     def ruleset_for(self, doc: Any, path: Path, kind: str | None = None) -> Ruleset:
@@ -247,12 +248,18 @@ def _folder_errors(path: Path, doc: PosDict) -> list[StratagemError]:
 def _locale_files(chain: list[Path]) -> dict[str, list[Path]]:
     """Locale files of a ruleset and the ones it extends, base first, per language."""
     out: dict[str, list[Path]] = {}
-    for file in chain:
-        for folder in (file.parent / "locales", file.parent / file.stem / "locales"):
-            if folder.is_dir():
-                for loc in sorted(folder.glob("*.yaml")):
-                    out.setdefault(loc.stem, []).append(loc)
+    for folder in _folders(chain, "locales"):
+        for loc in sorted(folder.glob("*.yaml")):
+            out.setdefault(loc.stem, []).append(loc)
     return out
+
+
+def _folders(chain: list[Path], name: str) -> list[Path]:
+    """The folders ``name`` beside each file of a ruleset's chain (or in the folder named
+    after the file), base first."""
+    return [folder for file in chain
+            for folder in (file.parent / name, file.parent / file.stem / name)
+            if folder.is_dir()]
 
 
 def locale_errors(doc: PosDict, name: str) -> list[StratagemError]:

@@ -79,7 +79,9 @@ def compile_ruleset(doc: Mapping[str, Any], ref: str | None = None) -> Ruleset:
         c.error("the ruleset has no `entry: {battle: PROCEDURE}`", where(doc),
                 hint="name the procedure `stratagem battle` runs")
     report = doc.get("report") or {}
-    rs.report, rs.rate_report = _compile_report(c, report, rs.kinds)
+    parts = _compile_report(c, report, rs.kinds)
+    rs.report, rs.rate_report = parts[""], parts["rate"]
+    rs.rounds_report, rs.odds_report = parts["rounds"], parts["odds"]
     if "outcome" in doc:
         with c.procedure_scope({"battle"}):
             rs.outcome = c.expr(doc, "outcome")
@@ -94,16 +96,22 @@ def compile_ruleset(doc: Mapping[str, Any], ref: str | None = None) -> Ruleset:
     return rs
 
 
+#: The entries of `report:` that are not an entity kind: what `stratagem rate` shows, what
+#: reports chart per round, what `stratagem odds` summarises.
+REPORT_PARTS = ("rate", "rounds", "odds")
+
+
 def _compile_report(c: Compiler, report: Mapping[str, Any], kinds: Mapping[str, EntityKind]
-                    ) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
-    """`report: {kind: [names]}` plus an optional `rate: {kind: [names]}`; every name must be a
-    field or derived value of its kind, and its label is a message key."""
-    battle: dict[str, list[str]] = {}
-    rate: dict[str, list[str]] = {}
+                    ) -> dict[str, dict[str, list[str]]]:
+    """`report: {kind: [names]}` (under the key "") plus the optional `rate:`, `rounds:` and
+    `odds:` entries, each `{kind: [names]}`; every name must be a field or derived value of
+    its kind, and its label is a message key."""
+    parts: dict[str, dict[str, list[str]]] = {"": {}, **{p: {} for p in REPORT_PARTS}}
     for key, value in report.items():
-        target, node = (rate, value) if key == "rate" else (battle, {key: value})
+        part = str(key) if key in REPORT_PARTS else ""
+        target, node = parts[part], (value if part else {key: value})
         if not isinstance(node, Mapping):
-            c.error("`report.rate` takes {kind: [names]}", where(report, key))
+            c.error(f"`report.{key}` takes {{kind: [names]}}", where(report, key))
             continue
         for kind, names in node.items():
             loc = where(node, kind)
@@ -120,7 +128,12 @@ def _compile_report(c: Compiler, report: Mapping[str, Any], kinds: Mapping[str, 
                     continue
                 target[str(kind)].append(str(name))
                 c.message_keys.add(f"field.{kind}.{name}")
-    return battle, rate
+    shown = {kind for part in parts.values() for kind in part}
+    for parent, declared in kinds.items():  # the headings of the tables of a side's entities
+        for collection, child in declared.children.items():
+            if child in shown and parent != "battle":
+                c.message_keys.add(f"field.{parent}.{collection}")
+    return parts
 
 
 def _sorted_errors(errors: list[StratagemError]) -> list[StratagemError]:

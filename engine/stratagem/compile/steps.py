@@ -199,8 +199,12 @@ def compile_repeat(c: Compiler, node: Node, base: dict[str, Any]) -> Step:
                 base["location"], hint="e.g. until: 'battle.over'")
     with c.loop():
         steps = c.block(body, "do")
+    report = body.get("report", False)  # true, or the key of the message heading each round
+    heading = str(report) if isinstance(report, str) else None
+    if heading:
+        c.message_keys.add(heading)
     return RepeatStep(**base, params=finish(c, node), name=name, until=until, while_=while_,
-                      max=max_, body=steps)
+                      max=max_, body=steps, report=bool(report), heading=heading)
 
 
 def compile_decide(c: Compiler, node: Node, base: dict[str, Any]) -> Step:

@@ -386,15 +386,47 @@ def run_repeat(run: Run, step: RepeatStep, scope: dict[str, Any]) -> None:
                 )
             if step.name:
                 scope[step.name] = n
+            marked = step.report and run.tracing
+            if marked:
+                run.record(step, {"round": n, "heading": step.heading}, level="quiet")
             try:
                 run_block(run, step.body, scope)
             except BreakLoop:
+                if marked:
+                    round_end(run, step, n)
                 break
+            if marked:
+                round_end(run, step, n)
             if step.until is not None and run.evaluator.eval(step.until, scope):
                 break
     finally:
         run.depth -= 1
     note(run, step, scope, {"passes": n})
+
+
+def round_end(run: Run, step: RepeatStep, n: int) -> None:
+    """A round of a loop marked `report:` ends: record the `report.rounds` numbers of every
+    entity (a quiet event: ``{"round_end": n, "values": {kind: {name: {value: number}}}}``)."""
+    values: dict[str, dict[str, dict[str, Any]]] = {}
+    for kind, names in run.ruleset.rounds_report.items():
+        of_kind = values.setdefault(kind, {})
+        for entity in run.root.walk():
+            if entity.kind_name == kind:
+                of_kind[entity.label()] = {name: number_of(entity, name) for name in names}
+    run.record(step, {"round_end": n, "values": values}, level="quiet")
+
+
+def number_of(entity: Entity, name: str) -> float | int | None:
+    """A field or derived value as a number to chart, or None (not a number, or it could not
+    be computed)."""
+    try:
+        value = entity.member(name)
+    except StratagemError:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) and not hasattr(
+            value, "denominator"):
+        return None
+    return value if isinstance(value, int) else float(value)
 
 
 def choices(run: Run, step: DecideStep, scope: dict[str, Any]) -> list[Any] | None:

@@ -50,6 +50,12 @@ class Ruleset:
         self.report: dict[str, list[str]] = {}
         #: What `stratagem rate` shows per kind (`report.rate`), else the battle report's fields.
         self.rate_report: dict[str, list[str]] = {}
+        #: What reports chart after each round of a `repeat` marked `report:`
+        #: (`report.rounds`), and what `stratagem odds` summarises (`report.odds`).
+        self.rounds_report: dict[str, list[str]] = {}
+        self.odds_report: dict[str, list[str]] = {}
+        #: Folders of templates that override or extend the shipped ones (most specific last).
+        self.template_dirs: list[Path] = []
         self.notes: list[Any] = []
         self.limits = RunLimits()
         self.dialect: Any = None

@@ -160,7 +160,10 @@ class IfStep(Step):
 
 @dataclass(frozen=True)
 class RepeatStep(Step):
-    """``repeat: {as: round, until: EXPR, while: EXPR, max: EXPR, do: [...]}``."""
+    """``repeat: {as: round, until: EXPR, while: EXPR, max: EXPR, report: KEY, do: [...]}``.
+
+    With ``report: true`` (or ``report: KEY``, the message that heads each round) the passes
+    are the battle's rounds in reports (``interp.steps.run_repeat``)."""
 
     kind: ClassVar[str] = "repeat"
     name: str | None = None
@@ -168,6 +171,8 @@ class RepeatStep(Step):
     while_: Expr | None = None
     max: Expr | None = None
     body: Block = field(default_factory=Block)
+    report: bool = False
+    heading: str | None = None
 
 
 @dataclass(frozen=True)
