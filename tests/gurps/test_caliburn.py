@@ -1,4 +1,4 @@
-"""The worked example of seed 000, «Пример боя: Калибурн Храбрый идет на войну», fought from
+"""The worked example of GURPS Mass Combat, «Пример боя: Калибурн Храбрый идет на войну», fought from
 examples/gurps/caliburn.yaml with the example's dice: every figure it prints."""
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def test_armies_before_the_battle(battle):
 def test_extraordinary_strength(battle):
     """«Понижение Морали одного из Бывалых отрядов Средней Пехоты из 20 человек (TS 96
     уменьшается до TS 86)»; «Повышения Морали отряду Средней Средней Пехоты на 2 (TS 48
-    повышается до TS 48)» — 57 (GAPS.md: +20 %, rounded down); the healed platoon's Healing
+    повышается до TS 48)» — 57 (docs/rulesets/gurps.md, «Readings chosen»: +20 %, rounded down); the healed platoon's Healing
     and the Strike cancel."""
     d1 = day(battle, 1)
     lowered = one(d1, "es.unit", unit="Seasoned infantry")
