@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from stratagem.errors import StratagemError
 from stratagem.interp.trace import Event, Label
 from stratagem.model.entities import Entity
+from stratagem.model.tables import Row
 
 if TYPE_CHECKING:
     from stratagem.api import BattleResult, RatedArmy
@@ -75,11 +76,12 @@ def _fields_line(t: Translator, before: Entity | None, after: Entity, names: lis
     parts = []
     for name in names:
         end = _read(after, name, failed)
+        start = _read(before, name, failed) if before is not None else None
+        if end is None and start is None and (after.label(), after.kind_name, name) not in failed:
+            continue  # none, before and after: the value plays no part here
         shown = _value(t, after, name, end)
-        if before is not None:
-            start = _read(before, name, failed)
-            if start != end:
-                shown = t.t("report.start_end", start=_value(t, before, name, start), end=shown)
+        if before is not None and start != end:
+            shown = t.t("report.start_end", start=_value(t, before, name, start), end=shown)
         parts.append(f"{t.field(after.kind_name, name)}: {shown}")
     return "; ".join(parts)
 
@@ -150,12 +152,19 @@ def describe(t: Translator, event: Event) -> str:
 
 
 def _plain_value(t: Translator, value: Any) -> str:
+    """A value in an `--explain` line, written as the report writes it (— for none, ✓/✗ for
+    yes/no, a table row as its table, key and row number)."""
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(_plain_value(t, v) for v in value) + "]"
     if isinstance(value, Entity):
         return value.label()
-    if isinstance(value, bool) or value is None:
-        return str(value)
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return "✓" if value else "✗"
+    if isinstance(value, Row):
+        return t.t("lookup.trace", table=t.table(value.table), key=_plain_value(t, value.key),
+                   row=value.index + 1)
     if isinstance(value, (int, float)) or hasattr(value, "denominator"):
         return t.number(value)
     if isinstance(value, Label):
@@ -192,7 +201,7 @@ def render_report(result: BattleResult, lang: str = "en", explain: bool = False)
             lines.append(f"{indent}{after.label()}")
             continue
         line = _fields_line(t, before, after, names, failed)
-        head = after.label() if after.kind_name != "battle" else t.field("battle", "battle")
+        head = after.label() if after.kind_name != "battle" else t.t("report.battle")
         lines.append(f"{indent}{head}: {line}" if line else f"{indent}{head}")
     lines.extend(_not_computed(t, failed))
     if explain:

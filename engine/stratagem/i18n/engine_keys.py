@@ -22,6 +22,7 @@ ENGINE_MESSAGES: dict[str, tuple[str, ...]] = {
     "report.winner": ("side",),
     "report.draw": (),
     "report.sides": (),
+    "report.battle": (),
     "report.side": ("side",),
     "report.units": (),
     "report.heroes": (),
