@@ -126,7 +126,8 @@ def describe(t: Translator, event: Event) -> str:
         head = f"{getattr(a, 'text', '')} | {getattr(b, 'text', '')}"
         if v.get("winner"):
             winner = v.get(f"{v['winner']}_for") or v["winner"]
-            return head + " — " + t.t("contest.winner", winner=winner,
+            plural = v.get(f"{v['winner']}_plural") is True
+            return head + " — " + t.t("contest.winner", winner=winner, plural=plural,
                                       difference=v.get("difference"))
         return head + " — " + t.t("contest.tie")
     if event.step == "lookup":

@@ -50,7 +50,7 @@ ENGINE_MESSAGES: dict[str, tuple[str, ...]] = {
     "check.failure": ("roll", "target", "margin"),
     "check.critical_success": ("roll", "target", "margin"),
     "check.critical_failure": ("roll", "target", "margin"),
-    "contest.winner": ("winner", "difference"),
+    "contest.winner": ("winner", "difference", "plural"),
     "contest.tie": (),
     "lookup.trace": ("table", "key", "row"),
     "update.trace": ("entity", "field", "old", "new"),

@@ -345,6 +345,10 @@ class ContestStep(Step):
             who = spec.dice.subject_name(run, scope, spec.subject)
             if who:
                 values[f"{side}_for"] = who
+                # whether the name is plural, for the verb that follows it ("Orcs win")
+                subject = run.evaluator.eval(spec.subject, scope) if spec.subject else None
+                if isinstance(subject, Entity) and subject.member("plural") is True:
+                    values[f"{side}_plural"] = True
         self.emit(run, scope, values)
 
 

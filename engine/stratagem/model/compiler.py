@@ -329,6 +329,8 @@ def compile_kinds(c: Compiler, doc: Mapping[str, Any]) -> dict[str, EntityKind]:
                 kind.fields[str(fname)] = spec
         kind.fields.setdefault("name", FieldSpec("name", "str", optional=True))
         kind.fields.setdefault("id", FieldSpec("id", "str", optional=True))
+        # the name's grammatical number: messages agree with a plural name ("Orcs win")
+        kind.fields.setdefault("plural", FieldSpec("plural", "bool", default=False))
         children = body.get("children") or {}
         for coll, child_kind in children.items():
             kind.children[str(coll)] = str(child_kind)
