@@ -51,10 +51,12 @@ def _load_file(path: Path, kind: str, location: Location | None = None) -> Any:
         raise StratagemError(f"a {kind} file must be a map of keys", location=Location(str(path)))
     found = doc.get("kind")
     if found != kind:
+        article = "an" if kind[:1] in "aeiou" else "a"
         raise StratagemError(
-            f"expected a {kind} file, but this one says kind: {found}",
+            f"expected {article} {kind} file, but this one says kind: {found}",
             location=doc.where("kind") if found else doc.where(),
-            hint=f"start the file with `kind: {kind}`")
+            hint=f"`stratagem battle` fights a scenario; `stratagem rate` rates an army"
+            if found in ("army", "scenario") else f"start the file with `kind: {kind}`")
     return doc
 
 
