@@ -145,6 +145,8 @@ class Validator:
         errors += validate_document(raw, schema=make(ruleset.doc))
         if kind == "scenario":
             errors += self.check_armies(path, raw)
+        elif not errors:
+            errors += rating_errors(path)
         return _sorted(errors)
 
     def check_armies(self, path: Path, raw: PosDict) -> list[StratagemError]:
@@ -173,6 +175,19 @@ class Validator:
                 finally:
                     self._active.discard(key)
         return errors
+
+
+def rating_errors(path: Path) -> list[StratagemError]:
+    """What the ruleset's own checks find in a valid army file: its `rate` procedure runs
+    (without a trace), so `validate` refuses what `rate` and `battle` refuse (a ship loaded
+    beyond its room)."""
+    from stratagem.api import rate_army
+
+    try:
+        rate_army(path, explain=False)
+    except StratagemError as err:
+        return errors_of(err)
+    return []
 
 
 def compile_errors(doc: PosDict) -> list[StratagemError]:
