@@ -175,11 +175,18 @@ def _plain_value(t: Translator, value: Any) -> str:
     return str(value)
 
 
+def _overlays(t: Translator, rs: Ruleset) -> list[str]:
+    """The line naming the settings and house rules in force (none for a plain ruleset)."""
+    if not rs.overlays:
+        return []
+    return [t.t("report.overlays", overlays=", ".join(rs.overlays), n=len(rs.overlays))]
+
+
 def render_report(result: BattleResult, lang: str = "en", explain: bool = False) -> str:
     rs = result.ruleset
     t = translator(rs, lang)
     lines = [t.t("report.title", battle=result.name or t.title(rs.id)),
-             t.t("report.ruleset", ruleset=t.title(rs.id))]
+             t.t("report.ruleset", ruleset=t.title(rs.id)), *_overlays(t, rs)]
     if result.scripted is not None:
         lines.append(t.t("report.dice_scripted", n=result.scripted))
     elif result.seed is not None:
@@ -217,7 +224,7 @@ def render_rating(rated: RatedArmy, lang: str = "en", explain: bool = False) -> 
     (`report.rate`, else the battle report's fields; every derived value with `explain`)."""
     rs = rated.ruleset
     t = translator(rs, lang)
-    lines = [t.t("report.ruleset", ruleset=t.title(rs.id))]
+    lines = [t.t("report.ruleset", ruleset=t.title(rs.id)), *_overlays(t, rs)]
     summary = [e for e in rated.trace if e.level == "summary"]
     if summary:
         lines.append("")

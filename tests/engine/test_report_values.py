@@ -53,3 +53,13 @@ def test_rounds_are_named_as_the_hours_the_report_counts(capsys):
     assert "Час 1" in out
     assert "Раунд: " not in out
     assert "Часов боя (в осаде — дней): 0 → " in out
+
+
+def test_a_house_ruled_battle_names_the_overlays_in_force(capsys):
+    tutorial = ROOT / "docs" / "tutorial"
+    out = _out(capsys, "battle", str(tutorial / "ford-house.yaml"), "--lang", "en")
+    assert "Setting or house rules in force: house-rules.yaml" in out.splitlines()
+    plain = _out(capsys, "battle", str(tutorial / "ford.yaml"), "--lang", "en")
+    assert "in force" not in plain
+    yrth = _out(capsys, "battle", str(ROOT / "examples/gurps/caliburn.yaml"), "--lang", "ru")
+    assert "Действуют сеттинг или домашние правила: gurps-mass-combat/yrth" in yrth

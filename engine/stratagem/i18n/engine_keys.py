@@ -19,6 +19,7 @@ ENGINE_MESSAGES: dict[str, tuple[str, ...]] = {
     # the battle report
     "report.title": ("battle",),
     "report.ruleset": ("ruleset",),
+    "report.overlays": ("overlays", "n"),
     "report.winner": ("side",),
     "report.draw": (),
     "report.sides": (),

@@ -42,6 +42,7 @@ def load_ruleset(ref: str | Path, base_dir: Path | None = None) -> Ruleset:
     rs = compile_ruleset(doc, ref=str(ref))
     rs.path = str(path)
     rs.locale_files = _locale_files(chain)
+    rs.overlays = [_overlay_name(file) for file in chain[1:]]
     _CACHE[str(path)] = (rs, {f: _mtime(f) for f in files})
     return rs
 
@@ -51,6 +52,14 @@ def _mtime(path: Path) -> float:
         return path.stat().st_mtime
     except OSError:
         return -1.0
+
+
+def _overlay_name(path: Path) -> str:
+    """How the report names an overlay: a shipped setting as `ruleset/setting`, another
+    file by its file name."""
+    if path.parent.name == "settings" and (path.parent.parent / "ruleset.yaml").is_file():
+        return f"{path.parent.parent.name}/{path.stem}"
+    return path.name
 
 
 def _locale_files(chain: list[Path]) -> dict[str, list[Path]]:
