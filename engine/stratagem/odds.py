@@ -104,7 +104,16 @@ def _fight(scenario: Scenario, first: int, count: int,
     side_kind, fields = _side_fields(rs)
     records: list[Record] = []
     for battle_seed in range(first, first + count):
-        root = run_battle(scenario, seed=battle_seed, decisions=decisions, tracing=False).root
+        try:
+            root = run_battle(scenario, seed=battle_seed, decisions=decisions,
+                              tracing=False).root
+        except StratagemError as err:
+            # which battle failed, and how to fight that one alone
+            again = f"stratagem battle {scenario.path} --seed {battle_seed}" if scenario.path \
+                else f"seed {battle_seed}"
+            err.hint = (f"{err.hint}; " if err.hint else "") + \
+                f"it happened in the battle with seed {battle_seed} (to see it: {again})"
+            raise
         sides = [(side.label(), [_number(side.member(name)) for name in fields])
                  for side in root.walk() if side.kind_name == side_kind]
         records.append((outcome_of(rs, root), sides))
@@ -189,15 +198,29 @@ def _in_processes(scenario: Scenario, chunks: list[tuple[int, int]],
     return [record for i in range(len(chunks)) for record in results[i]]
 
 
+def readable_outcomes(ruleset: Ruleset, outcomes: dict[str, Any], lang: str) -> dict[str, Any]:
+    """The outcomes keyed as a reader names them: a side by its name, any other outcome (an
+    enum value such as "nobody holds the field") by its text in ``lang``, with the value
+    itself beside the counts (``"value": "field_held.none"``)."""
+    from stratagem.report import translator
+
+    t = translator(ruleset, lang)
+    out: dict[str, Any] = {}
+    for outcome, data in outcomes.items():
+        if outcome.startswith("enum.") and t.catalog.message(outcome) is not None:
+            out[t.t(outcome)] = {"value": outcome[len("enum."):], **data}
+        else:
+            out[outcome] = data
+    return out
+
+
 def render_odds(ruleset: Ruleset, figures: dict[str, Any], lang: str) -> str:
     from stratagem.report import translator
 
     t = translator(ruleset, lang)
     lines = [t.t("report.ruleset", ruleset=t.title(ruleset.id)),
              t.t("report.battles", n=figures["battles"]), ""]
-    for outcome, data in figures["outcomes"].items():
-        if outcome.startswith("enum.") and t.catalog.message(outcome) is not None:
-            outcome = t.t(outcome)
+    for outcome, data in readable_outcomes(ruleset, figures["outcomes"], lang).items():
         lines.append(t.t("report.odds", outcome=outcome, percent=data["percent"],
                          n=data["count"]))
     side_kind = next(iter(ruleset.kinds["battle"].children.values()))

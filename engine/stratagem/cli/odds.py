@@ -18,6 +18,21 @@ Battle i uses seed SEED+i, so the figures are the same for any number of jobs.
 """
 
 
+def _between(lo: int, hi: int) -> Any:
+    """An argparse type: a whole number from ``lo`` to ``hi`` (else a usage mistake, exit 2)."""
+
+    def check(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"must be between {lo:,} and {hi:,}, got {value}")
+        return value
+
+    return check
+
+
 def register(sub: Any) -> None:
     p = sub.add_parser(
         "odds", help="simulate a battle many times and show how often each side wins",
@@ -25,9 +40,10 @@ def register(sub: Any) -> None:
                     "(the ruleset's `outcome:`), with the average end value of each reported "
                     "number.", epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("scenario", help="scenario file (kind: scenario)")
-    p.add_argument("-n", type=int, default=1000, help="number of battles (default 1000)")
+    p.add_argument("-n", type=_between(1, 1_000_000), default=1000,
+                   help="number of battles, 1 to 1,000,000 (default 1000)")
     p.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
-    p.add_argument("-j", "--jobs", type=int, metavar="N",
+    p.add_argument("-j", "--jobs", type=_between(1, 256), metavar="N",
                    help="fight the battles in N processes at once (default: one per CPU core "
                         "for 200 battles or more)")
     p.add_argument("--decide", action="append", metavar="ID[:WHO]=VALUE",
@@ -46,10 +62,6 @@ def run(args: argparse.Namespace) -> int:
     from stratagem.errors import StratagemError
     from stratagem.odds import default_jobs, simulate
 
-    if args.n < 1 or args.n > 1_000_000:
-        raise StratagemError("-n must be between 1 and 1,000,000")
-    if args.jobs is not None and not 1 <= args.jobs <= 256:
-        raise StratagemError("--jobs must be between 1 and 256")
     scenario = load_scenario(args.scenario)
     # The ruleset and the scenario live as long as the process: the garbage collector
     # need not walk them again after each battle (measured: 5-8 % of the time).
@@ -75,6 +87,9 @@ def run(args: argparse.Namespace) -> int:
         print("\r" + " " * len(shown[0]) + "\r", end="", file=sys.stderr)
     figures["seconds"] = round(time.perf_counter() - started, 3)
     if args.json:
+        from stratagem.odds import readable_outcomes
+
+        figures["outcomes"] = readable_outcomes(scenario.ruleset, figures["outcomes"], lang)
         write_out(json.dumps(figures, ensure_ascii=False, indent=1))
     else:
         from stratagem.odds import render_odds

@@ -553,19 +553,28 @@ class DecideStep(Step):
             return list(run.evaluator.eval(self.options, scope))
         return self.options
 
-    def validate(self, value: Any, run: Run, scope: dict[str, Any], who: str) -> Any:
+    def validate(self, value: Any, run: Run, scope: dict[str, Any], who: str,
+                 source: str = "scenario") -> Any:
         where = f"decision '{self.id}' for {who}" if who else f"decision '{self.id}'"
+        # where the bad value came from, and so where to fix it
+        fix = (f"the rule's `default:` for '{self.id}' is not a valid answer here: fix the "
+               "ruleset, or give the decision in the scenario" if source == "default" else
+               f"fix '{self.id}' under the scenario's `decisions:`, or the --decide option "
+               "that gives it")
+        location = self.location if source == "default" else None
         if self.range is not None:
             lo, hi = run.evaluator.eval(self.range[0], scope), run.evaluator.eval(self.range[1], scope)
             if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
                 raise StratagemError(f"{where}: {value!r} is not a whole number from {lo} to {hi}",
-                                     hint="fix the scenario's `decisions:`")
+                                     hint=fix, location=location)
         choices = self.choices(run, scope)
         if choices is not None and value not in choices:
+            near = closest(value, choices)
             raise StratagemError(f"{where}: {value!r} is not one of {', '.join(map(str, choices))}",
-                                 hint=closest(value, choices) or "fix the scenario's `decisions:`")
+                                 hint=f"{near}; {fix}" if near else fix, location=location)
         if self.type == "bool" and not isinstance(value, bool):
-            raise StratagemError(f"{where}: expected true or false, got {value!r}")
+            raise StratagemError(f"{where}: expected true or false, got {value!r}", hint=fix,
+                                 location=location)
         return value
 
     def run(self, run: Run, scope: dict[str, Any]) -> None:
@@ -589,7 +598,7 @@ class DecideStep(Step):
                          + (f"{{{who}: VALUE}}}}" if who else "VALUE}"),
                 )
             value, source = run.evaluator.eval(self.default, scope), "default"
-        value = self.validate(value, run, scope, who)
+        value = self.validate(value, run, scope, who, source)
         if source == "prompt":
             run.decisions.record(self.id, who, value)
         scope[self.target] = value
