@@ -247,8 +247,9 @@ class DiceSpec:
             self.literal = parse_dice("0", dialect=c.dialect)
             return
         for name in sorted(self.literal.names):
-            self.names[name] = c.expr({name: name}, name)
-            self.names[name] = _located(self.names[name], loc)
+            # checked where the dice are written: an unknown name is reported at its place
+            self.names[name] = _located(c.expr({name: name}, name, check_names=False), loc)
+            c.check_expr(self.names[name], loc)
 
     def subject_name(self, run: Run, scope: Mapping[str, Any], subject: Expr | None
                      ) -> str | None:
