@@ -2,16 +2,20 @@
 
 Every error of every file is printed as ``file:line:col: message ($.path)`` with a
 hint; a parse error in one file does not stop the others. Exit 0 when all files
-are valid, 1 otherwise. The loader is imported inside :func:`run`.
+are valid, 1 otherwise. Each file goes through the pipeline ``battle`` uses
+(``stratagem.compile.pipeline``), imported inside :func:`run`.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from stratagem.errors import Location, describe
+from stratagem.errors import Location, StratagemError, describe
+
+if TYPE_CHECKING:
+    from stratagem.compile.pipeline import Pipeline
 
 EPILOG = """\
 examples:
@@ -45,12 +49,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def run(args: argparse.Namespace) -> int:
-    from stratagem.loader import Validator
+    from stratagem.compile.pipeline import Pipeline
 
-    validator = Validator()
+    validator = Pipeline()
     results = []
     for name in args.files:
-        errors = validator.validate(name)
+        errors = validator.validate(name) or _rating_errors(validator, name)
         results.append({"file": name, "valid": not errors,
                         "errors": [{**e.to_json(), "context": e.context} for e in errors]})
     if args.format == "json":
@@ -61,6 +65,24 @@ def run(args: argparse.Namespace) -> int:
                 print(render(error))
         print(summary(results))
     return 0 if all(r["valid"] for r in results) else 1
+
+
+def _rating_errors(validator: Pipeline, name: str) -> list[StratagemError]:
+    """What the ruleset's own checks find in a valid army file: its `rate` procedure runs
+    (without a trace), so `validate` refuses what `rate` and `battle` refuse (a ship loaded
+    beyond its room)."""
+    from stratagem.api import rate_army
+    from stratagem.compile.pipeline import errors_of
+    from stratagem.loader.yamlio import load_yaml
+
+    raw = load_yaml(name, validator.limits)
+    if not hasattr(raw, "get") or raw.get("kind") != "army":
+        return []
+    try:
+        rate_army(validator.army(name), explain=False)
+    except StratagemError as err:
+        return errors_of(err)
+    return []
 
 
 def render(error: dict[str, Any]) -> str:
