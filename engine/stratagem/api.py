@@ -26,6 +26,7 @@ from stratagem.interp.dicesource import (
 )
 from stratagem.interp.steps import call
 from stratagem.interp.trace import Event, plainify
+from stratagem.resources import data_dir
 from stratagem.model.entities import Entity
 from stratagem.model.ruleset import Ruleset
 from stratagem.model.scenario import Army, Scenario
@@ -140,9 +141,7 @@ TRACE_VERSION = 1
 def replay_inputs(path: str | Path) -> tuple[list[Any], dict[str, Any]]:
     """The dice and decisions recorded in a `--json` trace, to fight the same battle again.
     The file is checked against schemas/trace.schema.json first."""
-    import jsonschema
-
-    from stratagem.resources import data_dir
+    import jsonschema  # only a replay needs it
 
     hint = "give the file `stratagem battle SCENARIO --json > trace.json` wrote"
     try:

@@ -200,8 +200,6 @@ def readable_outcomes(ruleset: Ruleset, outcomes: dict[str, Any], lang: str) -> 
     """The outcomes keyed as a reader names them: a side by its name, any other outcome (an
     enum value such as "nobody holds the field") by its text in ``lang``, with the value
     itself beside the counts (``"value": "field_held.none"``)."""
-    from stratagem.report import translator
-
     t = translator(ruleset, lang)
     out: dict[str, Any] = {}
     for outcome, data in outcomes.items():

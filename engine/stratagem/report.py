@@ -17,6 +17,7 @@ from stratagem.model.tables import Row
 
 if TYPE_CHECKING:
     from stratagem.api import BattleResult, RatedArmy
+    from stratagem.model.ruleset import Ruleset
     from stratagem.i18n.catalog import Translator
 
 
