@@ -32,6 +32,7 @@ from stratagem.model.entities import Entity
 from stratagem.model.ruleset import Ruleset
 from stratagem.model.scenario import Army, Scenario
 from stratagem.report import render_rating, render_report
+from stratagem.resources import data_dir
 
 __all__ = [
     "Army",
@@ -105,6 +106,8 @@ class BattleResult:
 
     def to_plain(self) -> dict[str, Any]:
         return {
+            "format": TRACE_FORMAT,
+            "version": TRACE_VERSION,
             "ruleset": self.ruleset.ref,
             "scenario": self.name,
             "seed": self.seed,
@@ -163,14 +166,33 @@ def run_battle(scenario: str | Path | Scenario, *, seed: int | None = None,
                         scenario.name, getattr(source, "log", []), decided.taken)
 
 
+#: What `battle --json` writes (schemas/trace.schema.json describes it).
+TRACE_FORMAT = "stratagem-trace"
+TRACE_VERSION = 1
+
+
 def replay_inputs(path: str | Path) -> tuple[list[Any], dict[str, Any]]:
-    """The dice and decisions recorded in a `--json` trace, to fight the same battle again."""
+    """The dice and decisions recorded in a `--json` trace, to fight the same battle again.
+    The file is checked against schemas/trace.schema.json first."""
+    import jsonschema  # only a replay needs it
+
+    hint = "give the file `stratagem battle SCENARIO --json > trace.json` wrote"
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-        return list(data["dice"]), dict(data.get("decisions") or {})
-    except (OSError, ValueError, KeyError, TypeError) as err:
-        raise StratagemError(f"cannot replay {path}: {err}",
-                             hint="give the output of `stratagem battle --json`") from None
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise StratagemError(f"cannot read the trace {path}: {err}", hint=hint) from None
+    try:
+        data = json.loads(text)
+    except ValueError as err:
+        raise StratagemError(f"the trace {path} is not JSON: {err}", hint=hint) from None
+    schema = json.loads((data_dir("schemas") / "trace.schema.json").read_text(encoding="utf-8"))
+    problem = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema)
+                                               .iter_errors(data))
+    if problem is not None:
+        at = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in problem.absolute_path)
+        raise StratagemError(f"the trace {path} is not a battle trace: {problem.message}"
+                             + (f" (at ${at})" if at else ""), hint=hint)
+    return list(data["dice"]), dict(data["decisions"])
 
 
 @dataclass

@@ -13,6 +13,7 @@ from typing import Any
 
 from stratagem.api import load_scenario, run_battle
 from stratagem.errors import StratagemError
+from stratagem.i18n.catalog import translator
 from stratagem.interp.trace import Label
 from stratagem.model.ruleset import Ruleset
 from stratagem.model.scenario import Scenario
@@ -117,7 +118,16 @@ def _fight(scenario: Scenario, first: int, count: int,
     battle_fields, fields = _summarised(rs)
     records: list[Record] = []
     for battle_seed in range(first, first + count):
-        root = run_battle(scenario, seed=battle_seed, decisions=decisions, tracing=False).root
+        try:
+            root = run_battle(scenario, seed=battle_seed, decisions=decisions,
+                              tracing=False).root
+        except StratagemError as err:
+            # which battle failed, and how to fight that one alone
+            again = f"stratagem battle {scenario.path} --seed {battle_seed}" if scenario.path \
+                else f"seed {battle_seed}"
+            err.hint = (f"{err.hint}; " if err.hint else "") + \
+                f"it happened in the battle with seed {battle_seed} (to see it: {again})"
+            raise
         sides = [(side.label(), [_number(side.member(name)) for name in fields])
                  for side in root.walk() if side.kind_name == kind]
         records.append((outcome_of(rs, root), [_number(root.member(name))
@@ -199,6 +209,20 @@ def _in_processes(scenario: Scenario, chunks: list[tuple[int, int]],
         pool.join()
         _WORKER_SCENARIO = None
     return [record for i in range(len(chunks)) for record in results[i]]
+
+
+def readable_outcomes(ruleset: Ruleset, outcomes: dict[str, Any], lang: str) -> dict[str, Any]:
+    """The outcomes keyed as a reader names them: a side by its name, any other outcome (an
+    enum value such as "nobody holds the field") by its text in ``lang``, with the value
+    itself beside the counts (``"value": "field_held.none"``)."""
+    t = translator(ruleset, lang)
+    out: dict[str, Any] = {}
+    for outcome, data in outcomes.items():
+        if outcome.startswith("enum.") and t.catalog.message(outcome) is not None:
+            out[t.t(outcome)] = {"value": outcome[len("enum."):], **data}
+        else:
+            out[outcome] = data
+    return out
 
 
 def render_odds(ruleset: Ruleset, figures: dict[str, Any], lang: str, fmt: str = "text") -> str:

@@ -13,10 +13,12 @@ from stratagem.errors import StratagemError
 from stratagem.i18n.catalog import translator
 from stratagem.interp.trace import Event, Label
 from stratagem.model.entities import Entity
+from stratagem.model.tables import Row
 
 if TYPE_CHECKING:
     from stratagem.api import BattleResult, RatedArmy
     from stratagem.i18n.catalog import Translator
+    from stratagem.model.ruleset import Ruleset
 
 
 def _value(t: Translator, entity: Entity, name: str, value: Any) -> str:
@@ -67,11 +69,12 @@ def _fields_line(t: Translator, before: Entity | None, after: Entity, names: lis
     parts = []
     for name in names:
         end = _read(after, name, failed)
+        start = _read(before, name, failed) if before is not None else None
+        if end is None and start is None and (after.label(), after.kind_name, name) not in failed:
+            continue  # none, before and after: the value plays no part here
         shown = _value(t, after, name, end)
-        if before is not None:
-            start = _read(before, name, failed)
-            if start != end:
-                shown = t.t("report.start_end", start=_value(t, before, name, start), end=shown)
+        if before is not None and start != end:
+            shown = t.t("report.start_end", start=_value(t, before, name, start), end=shown)
         parts.append(f"{t.field(after.kind_name, name)}: {shown}")
     return "; ".join(parts)
 
@@ -116,7 +119,8 @@ def describe(t: Translator, event: Event) -> str:
         head = f"{getattr(a, 'text', '')} | {getattr(b, 'text', '')}"
         if v.get("winner"):
             winner = v.get(f"{v['winner']}_for") or v["winner"]
-            return head + " — " + t.t("contest.winner", winner=winner,
+            plural = v.get(f"{v['winner']}_plural") is True
+            return head + " — " + t.t("contest.winner", winner=winner, plural=plural,
                                       difference=v.get("difference"))
         return head + " — " + t.t("contest.tie")
     if event.step == "lookup":
@@ -142,12 +146,19 @@ def describe(t: Translator, event: Event) -> str:
 
 
 def _plain_value(t: Translator, value: Any) -> str:
+    """A value in an `--explain` line, written as the report writes it (— for none, ✓/✗ for
+    yes/no, a table row as its table, key and row number)."""
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(_plain_value(t, v) for v in value) + "]"
     if isinstance(value, Entity):
         return value.label()
-    if isinstance(value, bool) or value is None:
-        return str(value)
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return "✓" if value else "✗"
+    if isinstance(value, Row):
+        return t.t("lookup.trace", table=t.table(value.table), key=_plain_value(t, value.key),
+                   row=value.index + 1)
     if isinstance(value, (int, float)) or hasattr(value, "denominator"):
         return t.number(value)
     if isinstance(value, Label):
@@ -157,11 +168,18 @@ def _plain_value(t: Translator, value: Any) -> str:
     return str(value)
 
 
+def _overlays(t: Translator, rs: Ruleset) -> list[str]:
+    """The line naming the settings and house rules in force (none for a plain ruleset)."""
+    if not rs.overlays:
+        return []
+    return [t.t("report.overlays", overlays=", ".join(rs.overlays), n=len(rs.overlays))]
+
+
 def render_report(result: BattleResult, lang: str = "en", explain: bool = False) -> str:
     rs = result.ruleset
     t = translator(rs, lang)
     lines = [t.t("report.title", battle=result.name or t.title(rs.id)),
-             t.t("report.ruleset", ruleset=t.title(rs.id))]
+             t.t("report.ruleset", ruleset=t.title(rs.id)), *_overlays(t, rs)]
     if result.scripted is not None:
         lines.append(t.t("report.dice_scripted", n=result.scripted))
     elif result.seed is not None:
@@ -184,7 +202,7 @@ def render_report(result: BattleResult, lang: str = "en", explain: bool = False)
             lines.append(f"{indent}{after.label()}")
             continue
         line = _fields_line(t, before, after, names, failed)
-        head = after.label() if after.kind_name != "battle" else t.field("battle", "battle")
+        head = after.label() if after.kind_name != "battle" else t.t("report.battle")
         lines.append(f"{indent}{head}: {line}" if line else f"{indent}{head}")
     lines.extend(_not_computed(t, failed))
     if explain:
@@ -199,7 +217,7 @@ def render_rating(rated: RatedArmy, lang: str = "en", explain: bool = False) -> 
     (`report.rate`, else the battle report's fields; every derived value with `explain`)."""
     rs = rated.ruleset
     t = translator(rs, lang)
-    lines = [t.t("report.ruleset", ruleset=t.title(rs.id))]
+    lines = [t.t("report.ruleset", ruleset=t.title(rs.id)), *_overlays(t, rs)]
     summary = [e for e in rated.trace if e.level == "summary"]
     if summary:
         lines.append("")

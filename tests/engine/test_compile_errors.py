@@ -169,7 +169,7 @@ def test_a_changed_rule_file_is_read_again(tmp_path):
 
 @pytest.mark.parametrize("name, hint", [
     ("winer", "did you mean 'winner'?"),
-    ("skill", "the fields of a battle: winner, name, id"),  # a side's field, not a battle's
+    ("skill", "the fields of a battle: winner, name, id, plural"),  # a side's field, not a battle's
 ])
 def test_updating_a_field_the_entity_lacks_is_an_error_at_its_name(name, hint):
     # `battle` is known to be the battle: its fields are checked at load, before a battle

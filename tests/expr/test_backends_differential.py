@@ -23,12 +23,11 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from pathlib import Path
 
+import backends  # tests/expr/backends.py (pytest puts this folder on the path)
 import pytest
 
 from stratagem.errors import Location, StratagemError
 from stratagem.expr import Evaluator, compile_expr
-
-import backends  # tests/expr/backends.py (pytest puts this folder on the path)
 
 #: names of the scope (tests/expr/backends.py), one of each kind of value
 OPERANDS = ["n", "z", "neg", "f", "fr", "big", "s", "xs", "none", "true", "d"]

@@ -158,7 +158,7 @@ def test_army_errors_name_the_entity_and_the_closest_value(ruleset: Any) -> None
 def test_the_scenario_schema_knows_the_battle_sides_and_decisions(ruleset: Any) -> None:
     schema = scenario_schema(ruleset)
     Draft202012Validator.check_schema(schema)
-    assert set(schema["properties"]["battle"]["properties"]) == {"name", "id", "terrain", "days"}
+    assert set(schema["properties"]["battle"]["properties"]) == {"name", "id", "plural", "terrain", "days"}
     assert list(schema["properties"]["decisions"]["properties"]) == ["risk"]
     text = ("kind: scenario\nruleset: skirmish\nbattle: {terain: open}\nsides:\n  - army: a.yaml\n"
             "  - {name: Blue}\n  - {units: [{troop: archers}]}\ndecisions:\n  risk: {Red: 7}\n"

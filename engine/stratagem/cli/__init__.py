@@ -33,12 +33,27 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         importlib.import_module(f"stratagem.cli.{name}").register(sub)
+    _know_own_parsers(sub)
     return parser
+
+
+def _know_own_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Each (sub)command remembers its parser, so that a mistake in its arguments is
+    reported with its own usage, not the top level's."""
+    for command in sub.choices.values():
+        if command.get_default("parser") is None:
+            command.set_defaults(parser=command)
+        for action in command._subparsers._group_actions if command._subparsers else []:
+            if isinstance(action, argparse._SubParsersAction):
+                _know_own_parsers(action)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        (getattr(args, "parser", None) or parser).error(
+            f"unrecognized arguments: {' '.join(unknown)}")
     if not getattr(args, "run", None):
         parser.print_help()
         return EXIT_USAGE

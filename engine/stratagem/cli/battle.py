@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+import functools
+import sys
+from typing import TYPE_CHECKING, Any
 
 from stratagem.cli.common import (
     add_format,
@@ -15,6 +17,9 @@ from stratagem.cli.common import (
     parse_dice_list,
     write_out,
 )
+
+if TYPE_CHECKING:
+    from stratagem.i18n.catalog import Translator
 
 EPILOG = """examples:
   stratagem battle my-battle.yaml --lang ru --explain          # why did I lose?
@@ -51,10 +56,16 @@ def register(sub: Any) -> None:
                    help="fight again with the dice and decisions recorded by --json")
     p.add_argument("--interactive", action="store_true",
                    help="ask at the terminal for every roll and every decision not given")
-    p.set_defaults(run=run)
+    p.set_defaults(run=run, parser=p)
 
 
-def _ask_decision(decision: str, who: str, info: dict[str, Any]) -> Any:
+#: How many mistyped answers to one question before the default is taken.
+MAX_TRIES = 10
+
+
+def _ask_decision(t: Translator, decision: str, who: str, info: dict[str, Any]) -> Any:
+    """Ask for a decision until the answer is one of the choices (or in the range); an
+    empty answer takes the default."""
     from stratagem.cli.common import parse_value
 
     choices = info.get("choices")
@@ -62,26 +73,41 @@ def _ask_decision(decision: str, who: str, info: dict[str, Any]) -> Any:
     hint = f" [{', '.join(map(str, choices))}]" if choices else (
         f" [{rng[0]}..{rng[1]}]" if rng else "")
     default = info.get("default")
-    answer = ask(f"{decision}{f' ({who})' if who else ''}{hint}"
-                 f"{f' (default {default})' if default is not None else ''}: ").strip()
-    return parse_value(answer) if answer else default
+    for _ in range(MAX_TRIES):
+        answer = ask(f"{decision}{f' ({who})' if who else ''}{hint}"
+                     f"{f' (default {default})' if default is not None else ''}: ").strip()
+        if not answer:
+            return default
+        value = parse_value(answer)
+        fits = (value in choices) if choices else (
+            isinstance(value, int) and not isinstance(value, bool) and rng[0] <= value <= rng[1]
+            if rng else True)
+        if fits:
+            return value
+        sys.stderr.write(t.t("decision.invalid_answer", value=answer) + "\n")
+    return default
 
 
 def run(args: argparse.Namespace) -> int:
     from stratagem.api import load_scenario, replay_inputs, run_battle
+    from stratagem.report import translator
 
     scenario = load_scenario(args.scenario)
     dice = parse_dice_list(args.dice) if args.dice else None
     decisions = parse_decisions(args.decide)
+    if args.replay and (args.seed is not None or args.dice):
+        args.parser.error("--replay fights the recorded battle again with its own dice: "
+                          "leave out --seed and --dice")
     if args.replay:
         dice, recorded = replay_inputs(args.replay)
         decisions = {**recorded, **decisions}
     lang = chosen_lang(args.lang)
+    asked = functools.partial(_ask_decision, translator(scenario.ruleset, lang))
     result = run_battle(
         scenario, seed=args.seed, dice=dice, decisions=decisions, lang=lang,
         dice_fallback=args.dice_fallback,
         ask_dice=ask if args.interactive else None,
-        ask_decision=_ask_decision if args.interactive else None,
+        ask_decision=asked if args.interactive else None,
     )
     fmt = chosen_format(args)
     if fmt == "json":

@@ -30,6 +30,21 @@ Battle i uses seed SEED+i, so the figures are the same for any number of jobs.
 """
 
 
+def _between(lo: int, hi: int) -> Any:
+    """An argparse type: a whole number from ``lo`` to ``hi`` (else a usage mistake, exit 2)."""
+
+    def check(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"must be between {lo:,} and {hi:,}, got {value}")
+        return value
+
+    return check
+
+
 def register(sub: Any) -> None:
     p = sub.add_parser(
         "odds", help="simulate a battle many times and show how often each side wins",
@@ -37,9 +52,10 @@ def register(sub: Any) -> None:
                     "(the ruleset's `outcome:`), with the distribution of the numbers the "
                     "ruleset summarises (`report.odds`).", epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("scenario", help="scenario file (kind: scenario)")
-    p.add_argument("-n", type=int, default=1000, help="number of battles (default 1000)")
+    p.add_argument("-n", type=_between(1, 1_000_000), default=1000,
+                   help="number of battles, 1 to 1,000,000 (default 1000)")
     p.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
-    p.add_argument("-j", "--jobs", type=int, metavar="N",
+    p.add_argument("-j", "--jobs", type=_between(1, 256), metavar="N",
                    help="fight the battles in N processes at once (default: one per CPU core "
                         "for 200 battles or more)")
     p.add_argument("--decide", action="append", metavar="ID[:WHO]=VALUE",
@@ -59,13 +75,8 @@ def run(args: argparse.Namespace) -> int:
     import json
 
     from stratagem.api import load_scenario
-    from stratagem.errors import StratagemError
-    from stratagem.odds import default_jobs, simulate
+    from stratagem.odds import default_jobs, readable_outcomes, simulate
 
-    if args.n < 1 or args.n > 1_000_000:
-        raise StratagemError("-n must be between 1 and 1,000,000")
-    if args.jobs is not None and not 1 <= args.jobs <= 256:
-        raise StratagemError("--jobs must be between 1 and 256")
     scenario = load_scenario(args.scenario)
     # The ruleset and the scenario live as long as the process: the garbage collector
     # need not walk them again after each battle (measured: 5-8 % of the time).
@@ -79,6 +90,7 @@ def run(args: argparse.Namespace) -> int:
                            lambda done: bar.update(done - bar.n), jobs)
     if fmt == "json":
         figures = {"ruleset": scenario.ruleset.ref, "scenario": scenario.name, **figures}
+        figures["outcomes"] = readable_outcomes(scenario.ruleset, figures["outcomes"], lang)
         if args.timings:
             figures["seconds"] = round(time.perf_counter() - started, 3)
         write_out(json.dumps(figures, ensure_ascii=False, indent=1), args.output)
@@ -98,7 +110,7 @@ def _progress(ruleset: Any, lang: str, n: int, quiet: bool) -> Any:
     stderr is a terminal."""
     from tqdm import tqdm
 
-    from stratagem.report import translator
+    from stratagem.i18n.catalog import translator
 
     return tqdm(total=n, unit=translator(ruleset, lang).t("progress.unit"), file=sys.stderr,
                 disable=quiet or not sys.stderr.isatty(), leave=False, dynamic_ncols=True,

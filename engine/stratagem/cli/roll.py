@@ -9,9 +9,8 @@ from __future__ import annotations
 import argparse
 import json
 import random
-from typing import TYPE_CHECKING, Any
-
 from fractions import Fraction
+from typing import TYPE_CHECKING, Any
 
 from stratagem.cli.common import add_format, add_lang
 
@@ -38,7 +37,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser = subparsers.add_parser(
         "roll",
         help="roll a dice expression or show its exact distribution",
-        description="Roll a dice expression (4d+20%%, 2d20kh1, (TL/2)d-DR, 2x(1d+2), d6!...) "
+        description="Roll a dice expression (4d+20%, 2d20kh1, (TL/2)d-DR, 2x(1d+2), d6!...) "
         "or, with --dist, print its exact distribution.",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -209,8 +209,11 @@ class Compiler:
             err.location = _offset(loc, err)
             self.errors.append(err)
             return Dice(self.dialect, parse_dice("0", dialect=self.dialect))
-        names = {name: _located(self.expr({name: name}, name), loc)
+        # each name is checked where the dice are written: an unknown one is reported there
+        names = {name: _located(self.expr({name: name}, name, check_names=False), loc)
                  for name in sorted(literal.names)}
+        for expr in names.values():
+            self.check_expr(expr, loc)
         return Dice(self.dialect, literal, names=names)
 
     # -- steps ----------------------------------------------------------------------------
@@ -298,6 +301,8 @@ def compile_kinds(c: Compiler, doc: Mapping[str, Any]) -> dict[str, EntityKind]:
                 kind.fields[str(fname)] = spec
         kind.fields.setdefault("name", FieldSpec("name", "str", optional=True))
         kind.fields.setdefault("id", FieldSpec("id", "str", optional=True))
+        # the name's grammatical number: messages agree with a plural name ("Orcs win")
+        kind.fields.setdefault("plural", FieldSpec("plural", "bool", default=False))
         children = body.get("children") or {}
         for coll, child_kind in children.items():
             kind.children[str(coll)] = str(child_kind)

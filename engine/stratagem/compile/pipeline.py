@@ -114,6 +114,7 @@ class Pipeline:
         rs.path = str(path)
         rs.locale_files = _locale_files(chain)
         rs.template_dirs = _folders(chain, "templates")
+        rs.overlays = [_overlay_name(file) for file in chain[1:]]
         return LoadedRuleset(doc, rs, files=files)
 
     def ruleset_for(self, doc: Any, path: Path, kind: str | None = None) -> Ruleset:
@@ -150,7 +151,9 @@ class Pipeline:
             article = "an" if kind[0] in "aeiou" else "a"
             raise StratagemError(
                 f"expected {article} {kind} file, but this one says kind: {found}",
-                location=raw.where("kind"), hint=f"start the file with `kind: {kind}`")
+                location=raw.where("kind"),
+                hint="`stratagem battle` fights a scenario; `stratagem rate` rates an army"
+                if found in ("army", "scenario") else f"start the file with `kind: {kind}`")
         assert isinstance(raw, PosDict)
         return raw
 
@@ -243,6 +246,14 @@ def _folder_errors(path: Path, doc: PosDict) -> list[StratagemError]:
             location=doc.where("id"),
             hint="a ruleset is named by its folder: rename one of them")]
     return []
+
+
+def _overlay_name(path: Path) -> str:
+    """How the report names an overlay: a shipped setting as `ruleset/setting`, another
+    file by its file name."""
+    if path.parent.name == "settings" and (path.parent.parent / "ruleset.yaml").is_file():
+        return f"{path.parent.parent.name}/{path.stem}"
+    return path.name
 
 
 def _locale_files(chain: list[Path]) -> dict[str, list[Path]]:

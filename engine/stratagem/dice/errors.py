@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from stratagem.errors import LimitError, StratagemError, caret
 
+
 def short(number: int) -> str:
     """``number`` for a message; a huge one as "a number of about 900 digits"."""
     if -(10**15) < number < 10**15:

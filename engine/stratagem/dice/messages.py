@@ -119,7 +119,8 @@ def _explain(
     if kind == "KEEP":
         return (
             f"'{value}' keeps or drops dice of a roll and must follow the die directly",
-            "e.g. 4d6kh3 or 2d20kl1",
+            "e.g. 4d6kh3 or 2d20kl1; to keep the better (or worse) of different dice, write "
+            "max(d8!, d6!) (or min(...))",
         )
     if kind == "COMMA":
         return "',' only separates the values of min(...) or max(...)", "e.g. max(1d-2, 1)"

@@ -10,7 +10,9 @@ The subset (see docs/translating.md for a translator's view):
     an exact number first; ``#`` inside the branches is the number, written as
     the language writes numbers (``#`` belongs to the innermost plural around it).
 ``{side, select, attacker {...} defender {...} other {...}}``
-    a branch chosen by the parameter's value (``true``/``false`` for yes/no values).
+    a branch chosen by the parameter's value (``true``/``false`` for yes/no values);
+    ``{side.plural, select, true {win} other {wins}}`` selects on an attribute, and a value
+    without that attribute takes ``other``.
 quotes, as ICU writes them
     ``''`` is one apostrophe; an apostrophe before ``{``, ``}`` (or ``#`` in a
     plural) starts quoted text that runs to the next apostrophe: ``'{'`` shows ``{``.
@@ -453,10 +455,11 @@ def _render_select(
     out: list[str],
 ) -> None:
     value = _lookup(params, part.arg)
-    if value is _MISSING:
+    if value is _MISSING and (len(part.arg.path) == 1 or part.arg.path[0] not in params):
         out.append("{" + part.arg.name + "}")
         return
-    branch = part.branches.get(_select_key(value))
+    # an attribute the value lacks (`{side.plural}` of a plain text) takes `other`
+    branch = None if value is _MISSING else part.branches.get(_select_key(value))
     if branch is None:
         branch = part.branches.get("other")
     if branch is None:

@@ -303,6 +303,10 @@ def run_contest(run: Run, step: ContestStep, scope: dict[str, Any]) -> None:
         who = subject_name(run, scope, spec.subject)
         if who:
             values[f"{side}_for"] = who
+            # whether the name is plural, for the verb that follows it ("Orcs win")
+            subject = run.evaluator.eval(spec.subject, scope) if spec.subject else None
+            if isinstance(subject, Entity) and subject.member("plural") is True:
+                values[f"{side}_plural"] = True
     emit(run, step, scope, values)
 
 
@@ -438,20 +442,28 @@ def choices(run: Run, step: DecideStep, scope: dict[str, Any]) -> list[Any] | No
 
 
 def check_decision(run: Run, step: DecideStep, value: Any, scope: dict[str, Any],
-                   who: str) -> Any:
+                   who: str, source: str = "scenario") -> Any:
     where = f"decision '{step.id}' for {who}" if who else f"decision '{step.id}'"
+    # where the bad value came from, and so where to fix it
+    fix = (f"the rule's `default:` for '{step.id}' is not a valid answer here: fix the "
+           "ruleset, or give the decision in the scenario" if source == "default" else
+           f"fix '{step.id}' under the scenario's `decisions:`, or the --decide option "
+           "that gives it")
+    location = step.location if source == "default" else None
     if step.range is not None:
         lo = run.evaluator.eval(step.range[0], scope)
         hi = run.evaluator.eval(step.range[1], scope)
         if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
             raise StratagemError(f"{where}: {value!r} is not a whole number from {lo} to {hi}",
-                                 hint="fix the scenario's `decisions:`")
+                                 hint=fix, location=location)
     options = choices(run, step, scope)
     if options is not None and value not in options:
+        near = closest(value, options)
         raise StratagemError(f"{where}: {value!r} is not one of {', '.join(map(str, options))}",
-                             hint=closest(value, options) or "fix the scenario's `decisions:`")
+                             hint=f"{near}; {fix}" if near else fix, location=location)
     if step.type == "bool" and not isinstance(value, bool):
-        raise StratagemError(f"{where}: expected true or false, got {value!r}")
+        raise StratagemError(f"{where}: expected true or false, got {value!r}", hint=fix,
+                             location=location)
     return value
 
 
@@ -476,7 +488,7 @@ def run_decide(run: Run, step: DecideStep, scope: dict[str, Any]) -> None:
                      + (f"{{{who}: VALUE}}}}" if who else "VALUE}"),
             )
         value, source = run.evaluator.eval(step.default, scope), "default"
-    value = check_decision(run, step, value, scope, who)
+    value = check_decision(run, step, value, scope, who, source)
     if source == "prompt":
         run.decisions.record(step.id, who, value)
     scope[step.target] = value

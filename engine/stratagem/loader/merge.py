@@ -308,10 +308,15 @@ class _Merged:
 
 
 def _by_identity(base: list[Any], overlay: list[Any]) -> bool:
-    """True when both lists are made of identified items (so they merge item by item)."""
-    return bool(overlay) and all(identity(i) is not None for i in overlay) and all(
-        identity(i) is not None for i in base
-    )
+    """True when the lists merge item by item: every overlay item is identified, and so is
+    every base item, or (a procedure's steps, of which only some have an `id:`) the overlay
+    names at least one of the base's identified items; the others stay as they are."""
+    if not overlay or not all(identity(i) is not None for i in overlay):
+        return False
+    idents = [identity(i) for i in base]
+    if all(i is not None for i in idents):
+        return True
+    return any(identity(i) in idents for i in overlay)
 
 
 def _show(value: Any) -> str:

@@ -245,6 +245,8 @@ class _Generator:
         props: dict[str, Any] = {
             "name": {"type": "string", "description": f"The {kind}'s name."},
             "id": {"type": "string", "description": "Its id (defaults to the name)."},
+            "plural": {"type": "boolean", "description": "The name is a plural noun (Orcs): "
+                       "messages agree with it (default false)."},
         }
         required = []
         for name, field in _mapping(decl.get("fields")).items():

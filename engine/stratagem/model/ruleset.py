@@ -64,6 +64,8 @@ class Ruleset:
         self._message_keys: set[str] = set()
         #: language -> its locale files, base ruleset's first (set by ``load_ruleset``)
         self.locale_files: dict[str, list[Path]] = {}
+        #: the settings and house rules merged over the base ruleset, base first
+        self.overlays: list[str] = []
         self.doc: Mapping[str, Any] = {}
         self.outcome: Expr | None = None
         #: the JSON Schemas of its army and scenario files, made when first needed
