@@ -842,4 +842,9 @@ STEPS: dict[str, type[Step]] = {
                 BreakStep, RequireStep)
 }
 
+# What outlasts a battle (`schedule`, `remove`): a module of its own, whose steps build on these.
+from stratagem.interp.later import LATER_STEPS  # noqa: E402
+
+STEPS.update(LATER_STEPS)
+
 __all__ = ["STEPS", "Block", "CheckResult", "ContestResult", "Label", "Step", "run_block"]

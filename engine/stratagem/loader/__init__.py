@@ -27,7 +27,7 @@ __all__ = [
     "validate_file",
 ]
 
-KINDS = ("ruleset", "setting", "army", "scenario", "locale")
+KINDS = ("ruleset", "setting", "army", "scenario", "locale", "campaign")
 
 
 def validate_file(path: Path | str, limits: LoadLimits = DEFAULT_LIMITS) -> list[StratagemError]:
@@ -78,6 +78,8 @@ class Validator:
             return self.check_ruleset_file(Path(path), raw)
         if kind in ("army", "scenario"):
             return self.check_side_file(Path(path), raw, kind)
+        if kind == "campaign":
+            return self.check_campaign(Path(path))
         from stratagem.loader.schema import validate_document
 
         errors = validate_document(raw, kind)
@@ -145,6 +147,19 @@ class Validator:
         errors += validate_document(raw, schema=make(ruleset.doc))
         if kind == "scenario":
             errors += self.check_armies(path, raw)
+        return _sorted(errors)
+
+    def check_campaign(self, path: Path) -> list[StratagemError]:
+        """A campaign file: its schema, its ruleset's campaign section and its army files."""
+        from stratagem.campaign.war import load_campaign
+
+        try:
+            campaign = load_campaign(path)
+        except StratagemError as err:
+            return errors_of(err)
+        errors: list[StratagemError] = []
+        for army in campaign.armies.values():
+            errors += self.validate(army)
         return _sorted(errors)
 
     def check_armies(self, path: Path, raw: PosDict) -> list[StratagemError]:

@@ -30,7 +30,7 @@ from stratagem.model.values import closest, exact, where
 TOP_LEVEL = (
     "kind", "id", "title", "description", "version", "extends", "include", "dice", "limits",
     "constants", "enums", "entities", "tables", "formulas", "procedures", "entry", "report",
-    "notes", "setting", "locales", "outcome",
+    "notes", "setting", "locales", "outcome", "campaign",
 )
 
 
