@@ -124,7 +124,7 @@ class Editor:
             if knode.value == key:
                 style = getattr(vnode, "style", None) if _is_scalar(vnode) else None
                 start, end = vnode.start_mark.index, _end(self.source, vnode)
-                self.splices.append((start, end, scalar(value, style)))
+                self.splices.append(self._aligned(start, end, scalar(value, style)))
                 return
         self._add_key(owner, key, scalar(value))
 
@@ -160,6 +160,14 @@ class Editor:
         col = seq.start_mark.column
         pos = _line_end(self.source, _last_end(self.source, seq))
         self.splices.append((pos, pos, f"\n{' ' * col}- {text}"))
+
+    def _aligned(self, start: int, end: int, new: str) -> tuple[int, int, str]:
+        """A replacement that keeps a comment after the value in its column."""
+        gap = len(self.source[end:]) - len(self.source[end:].lstrip(" "))
+        if gap and self.source[end + gap:end + gap + 1] == "#":
+            spaces = max(1, gap + (end - start) - len(new))
+            return start, end + gap, new + " " * spaces
+        return start, end, new
 
     def _add_key(self, owner: Any, key: str, value: str) -> None:
         if owner.flow_style or not owner.value:
