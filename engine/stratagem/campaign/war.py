@@ -116,6 +116,8 @@ class Change:
     new: Any
 
     def line(self) -> str:
+        if self.old is None and self.new == "+":
+            return f"{self.army}: + {self.entity} ({self.field})"
         return f"{self.army}: {self.entity}.{self.field} {_show(self.old)} → {_show(self.new)}"
 
 
@@ -274,10 +276,10 @@ def _add_new(editor: Editor, armies: _Armies, army: str, entity: Entity,
                 None)
     if coll is None:
         return
-    item: dict[str, Any] = {}
+    item: dict[str, Any] = {"name": entity.label()}
     for name, spec in entity.declaration.fields.items():
         value = plain(entity.member(name))
-        if name == "name" or value != plain(spec.default):
+        if name not in ("name", "id") and value != plain(spec.default):
             item[name] = value
     node = _node(armies.docs[army], (*parent_path, coll))
     if isinstance(node, list):

@@ -218,7 +218,10 @@ def _last_end(text: str, node: Any) -> int:
     while not _is_scalar(node) and not getattr(node, "flow_style", False) and node.value:
         last = node.value[-1]
         node = last[1] if isinstance(last, tuple) else last
-    return int(node.end_mark.index)
+    end, start = int(node.end_mark.index), int(node.start_mark.index)
+    while end > start and text[end - 1] in " \n\r":  # a block scalar ends past its lines
+        end -= 1
+    return end
 
 
 def _line_end(text: str, pos: int) -> int:
