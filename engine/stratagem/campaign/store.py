@@ -22,6 +22,7 @@ import os
 import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 from stratagem.errors import StratagemError
 
@@ -81,9 +82,10 @@ def commit(campaign: Path, files: Mapping[Path, str]) -> None:
     _finish(campaign, record)
 
 
-def _finish(campaign: Path, record: Mapping[str, object]) -> None:
+def _finish(campaign: Path, record: Mapping[str, Any]) -> None:
     folders = set()
-    for i, entry in enumerate(record["files"], 1):  # type: ignore[arg-type]
+    entries: list[dict[str, str]] = record["files"]
+    for i, entry in enumerate(entries, 1):
         target, temp = Path(entry["target"]), Path(entry["temp"])
         if temp.exists():
             os.replace(temp, target)

@@ -9,7 +9,7 @@ it, `stratagem campaign fight` reads it from the trace and writes it to the camp
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from stratagem.errors import StratagemError
 from stratagem.interp.context import Run
@@ -27,7 +27,7 @@ class ScheduleStep(CallStep):
     `campaign.calendar` units). The arguments are evaluated now."""
 
     kind = "schedule"
-    keys = ("after", "unit")
+    keys: ClassVar[tuple[str, ...]] = ("after", "unit")
 
     def __init__(self, c: Compiler, node: Mapping[str, Any]) -> None:
         Step.__init__(self, c, node)

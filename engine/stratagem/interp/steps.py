@@ -737,7 +737,7 @@ class CallStep(Step):
     """``call: PROCEDURE, with: {param: expr}, as: name``."""
 
     kind = "call"
-    keys = ("as",)
+    keys: ClassVar[tuple[str, ...]] = ("as",)
 
     def __init__(self, c: Compiler, node: Mapping[str, Any]) -> None:
         super().__init__(c, node)
