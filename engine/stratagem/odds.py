@@ -11,10 +11,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
+from stratagem.api import load_scenario, run_battle
 from stratagem.errors import StratagemError
+from stratagem.i18n.catalog import translator
 from stratagem.interp.trace import Label
-from stratagem.model.documents import Scenario
 from stratagem.model.ruleset import Ruleset
+from stratagem.model.scenario import Scenario
 from stratagem.model.values import plain
 
 
@@ -98,8 +100,6 @@ def _side_fields(rs: Ruleset) -> tuple[str, list[str]]:
 def _fight(scenario: Scenario, first: int, count: int,
            decisions: Mapping[str, Any]) -> list[Record]:
     """The records of the battles with seeds ``first`` .. ``first + count - 1``."""
-    from stratagem.api import run_battle
-
     rs = scenario.ruleset
     side_kind, fields = _side_fields(rs)
     records: list[Record] = []
@@ -140,8 +140,6 @@ def _start_worker(path: str | None) -> None:
     # Ctrl-C is the parent's to handle: it stops the workers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if _WORKER_SCENARIO is None and path is not None:
-        from stratagem.api import load_scenario
-
         try:
             _WORKER_SCENARIO = replace(load_scenario(path), dice=None)
         except StratagemError as err:
@@ -190,8 +188,6 @@ def _in_processes(scenario: Scenario, chunks: list[tuple[int, int]],
 
 
 def render_odds(ruleset: Ruleset, figures: dict[str, Any], lang: str) -> str:
-    from stratagem.report import translator
-
     t = translator(ruleset, lang)
     lines = [t.t("report.ruleset", ruleset=t.title(ruleset.id)),
              t.t("report.battles", n=figures["battles"]), ""]

@@ -160,7 +160,7 @@ def test_mistakes_are_explained(capsys, war, tmp_path):
 
 def test_an_unknown_calendar_unit_is_a_load_error(tmp_path):
     from stratagem.errors import StratagemError
-    from stratagem.model import load_ruleset
+    from stratagem.api import load_ruleset
 
     folder = tmp_path / "skirmish"
     shutil.copytree(SKIRMISH.parent, folder)

@@ -17,17 +17,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from stratagem.api import run_battle
 from stratagem.campaign.rules import CampaignRules, campaign_rules
 from stratagem.campaign.store import digest
 from stratagem.campaign.yamledit import Editor, block
+from stratagem.compile import pipeline
+from stratagem.compile.documents import _plain, build_army, build_scenario, sides_collection
 from stratagem.errors import Location, StratagemError, ValidationFailed
 from stratagem.interp.context import Decisions, Run
 from stratagem.interp.dicesource import SeededDice
-from stratagem.interp.trace import Event, Label, plainify
-from stratagem.model.documents import build_army, build_scenario, sides_collection
+from stratagem.interp.steps import call
+from stratagem.interp.trace import Event, plainify
+from stratagem.loader.schema import static_schema, validate_document
+from stratagem.loader.yamlio import load_yaml
 from stratagem.model.entities import Entity
 from stratagem.model.ruleset import Ruleset
-from stratagem.model.values import plain, where
+from stratagem.model.values import Label, plain, where
+from stratagem.report import message, translator
 
 #: Army name -> the text of its file.
 Texts = dict[str, str]
@@ -73,16 +79,12 @@ class Campaign:
 
 
 def load_campaign(path: str | Path) -> Campaign:
-    from stratagem.api import _load_file
-    from stratagem.loader.schema import static_schema, validate_document
-    from stratagem.model import ruleset_for_document
-
     path = Path(path).resolve()
-    doc = _load_file(path, "campaign")
+    doc = pipeline.DEFAULT.document(path, "campaign")
     errors = validate_document(doc, schema=static_schema("campaign"))
     if errors:
         raise ValidationFailed(errors)
-    rs = ruleset_for_document(doc, path)
+    rs = pipeline.DEFAULT.ruleset_for(doc, path, "campaign")
     armies = {str(k): (path.parent / str(v)).resolve() for k, v in doc["armies"].items()}
     campaign = Campaign(path, path.read_text(encoding="utf-8"), str(doc.get("name") or path.stem),
                         rs, campaign_rules(rs), armies, int(doc.get("day") or 0),
@@ -94,14 +96,6 @@ def load_campaign(path: str | Path) -> Campaign:
                                  hint=f"paths are relative to the campaign's folder "
                                  f"({path.parent})")
     return campaign
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    return value
 
 
 # -- what changed -----------------------------------------------------------------------
@@ -161,8 +155,6 @@ class _Armies:
     entity of the battle came from."""
 
     def __init__(self, campaign: Campaign, texts: Texts) -> None:
-        from stratagem.loader.yamlio import load_yaml
-
         self.campaign = campaign
         self.texts = dict(texts)
         self.docs = {name: load_yaml(campaign.armies[name], text=text)
@@ -171,15 +163,15 @@ class _Armies:
 
     def doc(self, path: Path, location: Location | None) -> Any:
         """The document of an army file a scenario names (the campaign's own: its current
-        text)."""
-        from stratagem.api import _load_file
-
+        text), checked as `validate` checks one."""
         name = self.by_file.get(str(path))
         if name is None:
-            return _load_file(path, "army", location)
-        doc = self.docs[name]
-        if not hasattr(doc, "get") or doc.get("kind") != "army":
-            raise StratagemError(f"{path} is not an army file any more", location=location)
+            doc = pipeline.DEFAULT.document(path, "army", location)
+        else:
+            doc = self.docs[name]
+            if not hasattr(doc, "get") or doc.get("kind") != "army":
+                raise StratagemError(f"{path} is not an army file any more", location=location)
+        pipeline.DEFAULT.side_schema(doc, "army", self.campaign.ruleset)
         return doc
 
     def army_of(self, entity: Entity) -> str | None:
@@ -291,8 +283,6 @@ def _add_new(editor: Editor, armies: _Armies, army: str, entity: Entity,
 
 def _checked(editor: Editor, path: Path) -> str:
     """The edited text, read back: it must still be YAML (a guard against a bad edit)."""
-    from stratagem.loader.yamlio import load_yaml
-
     text = editor.text()
     load_yaml(path, text=text)
     return text
@@ -370,8 +360,6 @@ def _resolve(value: Any, world: Entity, rs: Ruleset, armies: _Armies) -> Any:
 
 
 def _note_maker(rs: Ruleset, lang: str) -> Callable[[Event], str]:
-    from stratagem.report import message, translator
-
     t = translator(rs, lang)
     return lambda event: message(t, event) if event.key else ""
 
@@ -382,20 +370,18 @@ def fight(campaign: Campaign, texts: Texts, scenario: str | Path, *, seed: int |
           ask_decision: Callable[[str, str, Any], Any] | None = None,
           lang: str = "en", number: int | None = None) -> Step:
     """Fight a scenario with the campaign's armies as their texts are now."""
-    from stratagem.api import _load_file, run_battle
-    from stratagem.model import ruleset_for_document
-
     rs = campaign.ruleset
     path = Path(scenario)
     if not path.is_absolute():
         path = (Path.cwd() / path)
     path = path.resolve()
-    doc = _load_file(path, "scenario")
-    if ruleset_for_document(doc, path) is not rs:
+    doc = pipeline.DEFAULT.document(path, "scenario")
+    if pipeline.DEFAULT.ruleset_for(doc, path, "scenario") is not rs:
         raise StratagemError(f"the scenario uses the ruleset '{doc.get('ruleset')}', the "
                              f"campaign '{rs.ref}'", location=where(doc, "ruleset"),
                              hint="a campaign fights with one ruleset: name the same one")
     armies = _Armies(campaign, texts)
+    pipeline.DEFAULT.side_schema(doc, "scenario", rs)
     built = build_scenario(rs, doc, path.parent, armies.doc)
     used = [armies.army_of(s) for s in built.template.member(sides_collection(rs))]
     names = [u for u in used if u is not None]
@@ -479,7 +465,7 @@ def advance(campaign: Campaign, texts: Texts, to_day: int, *, seed: int | None =
         if item["call"] not in rs.procedures:
             raise StratagemError(f"a scheduled event calls '{item['call']}', which the ruleset "
                                  "does not have", hint="delete it from `scheduled:`")
-        rs.call(run, item["call"], args)
+        call(run, item["call"], args)
         made = _scheduled(run.trace, start, armies, rules, day, n, note)
         queue.extend(made)
         new.extend(made)
@@ -496,7 +482,7 @@ def advance(campaign: Campaign, texts: Texts, to_day: int, *, seed: int | None =
 
 def _pass(run: Run, rules: CampaignRules, rs: Ruleset, days: int) -> None:
     if days > 0 and rules.pass_time:
-        rs.call(run, rules.pass_time, {rs.procedures[rules.pass_time].params[0]: days})
+        call(run, rules.pass_time, {rs.procedures[rules.pass_time].params[0]: days})
 
 
 # -- the journal ---------------------------------------------------------------------------

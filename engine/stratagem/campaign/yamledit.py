@@ -15,6 +15,8 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
+from ruamel.yaml import YAML
+
 from stratagem.errors import StratagemError
 
 Path_ = Sequence[Any]
@@ -85,8 +87,6 @@ class Editor:
     """Edits of one YAML text, applied together by :meth:`text`."""
 
     def __init__(self, text: str, name: str = "<file>") -> None:
-        from ruamel.yaml import YAML
-
         self.source = text
         self.name = name
         self.root = YAML(typ="rt").compose(text)
