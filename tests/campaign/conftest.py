@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -66,6 +67,17 @@ def war(tmp_path: Path) -> Path:
                        ("war.yaml", CAMPAIGN)):
         (tmp_path / name).write_text(text.replace("RULESET", str(SKIRMISH)), encoding="utf-8")
     return tmp_path
+
+
+def example_war(folder: Path, system: str, files: tuple[str, ...], ruleset: str,
+                armies: dict[str, str]) -> Path:
+    """Copies of shipped example files in ``folder``, and a campaign (war.yaml) of them."""
+    for name in files:
+        shutil.copy(ROOT / "examples" / system / name, folder / name)
+    listed = "".join(f"  {name}: {path}\n" for name, path in armies.items())
+    (folder / "war.yaml").write_text(f"kind: campaign\nruleset: {ruleset}\narmies:\n{listed}",
+                                     encoding="utf-8")
+    return folder / "war.yaml"
 
 
 def stratagem(capsys, *args: str) -> tuple[int, str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from conftest import ROOT, SKIRMISH, snapshot, stratagem
+from conftest import SKIRMISH, example_war, snapshot, stratagem
 
 from stratagem.campaign import store
 from stratagem.campaign.war import load_campaign
@@ -176,11 +176,8 @@ def test_an_unknown_calendar_unit_is_a_load_error(tmp_path):
 
 
 def test_war_machine_forces_split_for_a_battle_merge_back(capsys, tmp_path):
-    for name in ("orcs.yaml", "orc-horde.yaml", "alliance.yaml"):
-        shutil.copy(ROOT / "examples" / "war-machine" / name, tmp_path / name)
-    (tmp_path / "war.yaml").write_text(
-        "kind: campaign\nruleset: war-machine\narmies:\n  orcs: orc-horde.yaml\n"
-        "  alliance: alliance.yaml\n", encoding="utf-8")
+    example_war(tmp_path, "war-machine", ("orcs.yaml", "orc-horde.yaml", "alliance.yaml"),
+                "war-machine", {"orcs": "orc-horde.yaml", "alliance": "alliance.yaml"})
     code, out = stratagem(capsys, "campaign", "fight", str(tmp_path / "war.yaml"),
                           str(tmp_path / "orcs.yaml"), "--seed", "3")
     assert code == 0, out
@@ -191,3 +188,13 @@ def test_war_machine_forces_split_for_a_battle_merge_back(capsys, tmp_path):
     assert "Orcs (3) rejoins Orcs" in out and f"orcs: Orcs.count 1000 → {forces[0]['count']}" in out
     refs = {i["with"]["force"]["$"]["name"] for i in load_campaign(tmp_path / "war.yaml").scheduled}
     assert "Orcs" in refs and not any("(" in r for r in refs)
+
+
+def test_validate_checks_a_campaign_file_and_its_armies(capsys, war):
+    code, out = stratagem(capsys, "validate", str(war / "war.yaml"))
+    assert code == 0, out
+    red = war / "red.yaml"
+    red.write_text(red.read_text(encoding="utf-8").replace("count:   100", "count: lots"),
+                   encoding="utf-8")
+    code, out = stratagem(capsys, "validate", str(war / "war.yaml"))
+    assert code == 1 and "red.yaml:9" in out

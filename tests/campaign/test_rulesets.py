@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, stratagem
+from conftest import ROOT, example_war, stratagem
 
 from stratagem.api import load_army, run_battle
 from stratagem.campaign.war import load_campaign
@@ -68,11 +67,9 @@ def test_mazes_and_minotaurs_a_captured_general_leaves_his_army(tmp_path, capsys
 
 
 def test_gurps_loot_prisoners_and_es_add_up_in_the_army_files(tmp_path, capsys):
-    for name in ("caliburn.yaml", "megalos-bannock.yaml", "al-wazif-raiders.yaml"):
-        shutil.copy(ROOT / "examples" / "gurps" / name, tmp_path / name)
-    (tmp_path / "war.yaml").write_text(
-        "kind: campaign\nruleset: gurps-mass-combat/yrth\narmies:\n"
-        "  bannock: megalos-bannock.yaml\n  al-wazif: al-wazif-raiders.yaml\n", encoding="utf-8")
+    example_war(tmp_path, "gurps", ("caliburn.yaml", "megalos-bannock.yaml",
+                                    "al-wazif-raiders.yaml"), "gurps-mass-combat/yrth",
+                {"bannock": "megalos-bannock.yaml", "al-wazif": "al-wazif-raiders.yaml"})
     battle = run_battle(tmp_path / "caliburn.yaml")
     code, out = stratagem(capsys, "campaign", "fight", str(tmp_path / "war.yaml"),
                           str(tmp_path / "caliburn.yaml"))

@@ -6,7 +6,14 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from stratagem.cli.common import add_lang, ask, chosen_lang, parse_decisions, parse_dice_list
+from stratagem.cli.common import (
+    add_lang,
+    add_table_options,
+    ask,
+    chosen_lang,
+    parse_decisions,
+    parse_dice_list,
+)
 
 EPILOG = """examples:
   stratagem campaign fight war.yaml battles/ford.yaml --seed 7   # fight, write the armies
@@ -50,13 +57,7 @@ def register(sub: Any) -> None:
                            epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     common(f, True)
     f.add_argument("scenario", help="scenario file whose sides name the campaign's army files")
-    how = f.add_mutually_exclusive_group()
-    how.add_argument("--dice", metavar="LIST", default=None,
-                     help="the dice rolled at the table, in roll order")
-    how.add_argument("--interactive", action="store_true",
-                     help="ask at the terminal for every roll and every decision not given")
-    f.add_argument("--decide", action="append", metavar="ID[:WHO]=VALUE",
-                   help="a GM decision (repeatable)")
+    add_table_options(f)
     f.add_argument("--explain", action="store_true", help="show how every number arose")
     a = actions.add_parser("advance", help="let time pass: what falls due happens, in order",
                            epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -275,14 +275,21 @@ def compile_emit(c: Compiler, node: Node, base: dict[str, Any]) -> Step:
 
 
 def compile_call(c: Compiler, node: Node, base: dict[str, Any]) -> Step:
-    procedure = c.procedure_ref(node, "call")
+    procedure, args = _called(c, node, "call", base["location"])
+    target = c.bind(node, "as")  # `with:` holds the arguments, compiled before `as:` binds
+    return CallStep(**base, procedure=procedure, args=args, target=target)
+
+
+def _called(c: Compiler, node: Node, key: str, location: Location | None
+            ) -> tuple[str, dict[str, Expr]]:
+    """The procedure a step calls (`call`, `schedule`) and its arguments, checked."""
+    procedure = c.procedure_ref(node, key)
     args = c.expr_map(node, "with") if "with" in node else {}
     params = c.procedure_params.get(procedure)
     if params is not None:
-        _check_args(c, node, procedure, args, params, base["location"])
+        _check_args(c, node, procedure, args, params, location)
     c.note_call(procedure, args)
-    target = c.bind(node, "as")  # `with:` holds the arguments, compiled before `as:` binds
-    return CallStep(**base, procedure=procedure, args=args, target=target)
+    return procedure, args
 
 
 def _check_args(c: Compiler, node: Node, procedure: str, args: Mapping[str, Expr],
@@ -324,12 +331,7 @@ def compile_require(c: Compiler, node: Node, base: dict[str, Any]) -> Step:
 
 
 def compile_schedule(c: Compiler, node: Node, base: dict[str, Any]) -> Step:
-    procedure = c.procedure_ref(node, "schedule")
-    args = c.expr_map(node, "with") if "with" in node else {}
-    params = c.procedure_params.get(procedure)
-    if params is not None:
-        _check_args(c, node, procedure, args, params, base["location"])
-    c.note_call(procedure, args)
+    procedure, args = _called(c, node, "schedule", base["location"])
     after = c.expr(node, "after") if "after" in node else None
     if after is None:
         c.error("`schedule` needs `after:`, how many calendar units from now",
