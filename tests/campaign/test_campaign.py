@@ -198,3 +198,19 @@ def test_validate_checks_a_campaign_file_and_its_armies(capsys, war):
                    encoding="utf-8")
     code, out = stratagem(capsys, "validate", str(war / "war.yaml"))
     assert code == 1 and "red.yaml:9" in out
+
+
+def test_a_scheduled_event_whose_entry_is_gone_is_explained(capsys, war):
+    fight(capsys, war)
+    text = (war / "war.yaml").read_text(encoding="utf-8")
+    assert "name: Spears" in text
+    for broken, message in ((text.replace("name: Spears", "name: Pikes"),
+                             "names 'Pikes' of the army 'red', which is not in its file"),
+                            (text.replace('at: "units[0]", name: Spears', 'at: "units[9]"'),
+                             "names 'units[9]' of the army 'red', which is not in its file"),
+                            (text.replace("army: red", "army: green"),
+                             "names the army 'green', which the campaign no longer has")):
+        (war / "war.yaml").write_text(broken, encoding="utf-8")
+        code, out = stratagem(capsys, "campaign", "advance", str(war / "war.yaml"), "--days",
+                              "7")
+        assert code == 1 and message in out and "Traceback" not in out, out

@@ -335,6 +335,15 @@ def _resolve(value: Any, world: Entity, rs: Ruleset, armies: _Armies) -> Any:
                              hint="add it back under `armies:`, or delete the event from "
                              "`scheduled:`")
     path = _parse_path(str(ref.get("at") or ""))
+    try:
+        return _follow(side, path, ref)
+    except (IndexError, TypeError, AttributeError):
+        raise StratagemError(f"a scheduled event names '{ref.get('at')}' of the army "
+                             f"'{ref['army']}', which is not in its file",
+                             hint="delete the event from `scheduled:`") from None
+
+
+def _follow(side: Entity, path: Sequence[Any], ref: Mapping[str, Any]) -> Any:
     entity: Any = side
     for i, step in enumerate(path):
         if isinstance(step, int):
@@ -353,6 +362,8 @@ def _resolve(value: Any, world: Entity, rs: Ruleset, armies: _Armies) -> Any:
             entity = items[step]
         else:
             entity = entity.member(step)
+    if not isinstance(entity, Entity):
+        raise TypeError(entity)
     return entity
 
 
@@ -560,7 +571,11 @@ def replay(campaign: Campaign, lang: str = "en") -> tuple[int, list[str]]:
         did = entry.get("did")
         n = int(entry["n"])
         if did in ("start", "edit"):
-            folder = campaign.path.parent / str(entry["copies"])
+            folder = (campaign.path.parent / str(entry["copies"])).resolve()
+            if not folder.is_relative_to(campaign.history(1).parent.resolve()):
+                problems.append(f"entry {n}: its copies ({entry['copies']}) are not in "
+                                f"{campaign.relative(campaign.history(1).parent)}")
+                return n, problems
             for name in entry.get("armies") or []:
                 try:
                     texts[name] = (folder / f"{name}.yaml").read_text(encoding="utf-8")
