@@ -214,3 +214,26 @@ def test_a_scheduled_event_whose_entry_is_gone_is_explained(capsys, war):
         code, out = stratagem(capsys, "campaign", "advance", str(war / "war.yaml"), "--days",
                               "7")
         assert code == 1 and message in out and "Traceback" not in out, out
+
+
+def test_dice_rolled_at_the_table_are_journaled_and_replayed(capsys, war, monkeypatch,
+                                                             tmp_path):
+    table = tmp_path / "table"
+    shutil.copytree(war, table)
+    monkeypatch.setattr("builtins.input", lambda: "")   # Enter: roll for me, take the default
+    code, out = fight(capsys, war, "--interactive")
+    assert code == 0, out
+    entry = load_campaign(war / "war.yaml").journal[-1]
+    assert "seed" not in entry and len(entry["dice"]) > 4
+    assert entry["decisions"]["reinforce"] == {"Red": [False]}
+    assert entry["decisions"]["stance"]["Blue"][0] == "steady"
+    code, out = stratagem(capsys, "campaign", "replay", str(war / "war.yaml"))
+    assert code == 0, out
+    # the same dice told with --dice fight the same battle
+    dice = ",".join(str(d if isinstance(d, int) else sum(d)) for d in entry["dice"])
+    code, out = stratagem(capsys, "campaign", "fight", str(table / "war.yaml"),
+                          str(table / "battle.yaml"), "--dice", dice)
+    assert code == 0, out
+    for army in ("red.yaml", "blue.yaml"):
+        assert (table / army).read_text(encoding="utf-8") == (war / army).read_text(
+            encoding="utf-8")
