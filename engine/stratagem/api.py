@@ -137,9 +137,11 @@ def run_battle(scenario: str | Path | Scenario, *, seed: int | None = None,
                dice_fallback: bool = False, tracing: bool = True,
                ask_dice: Callable[[str], str] | None = None,
                ask_decision: Callable[[str, str, Any], Any] | None = None,
-               lang: str = "en") -> BattleResult:
+               lang: str = "en", after: Sequence[str] = ()) -> BattleResult:
     """Fight one battle. ``seed`` (else the scenario's, else 0) seeds every random draw;
-    ``dice`` scripts the results instead; ``decisions`` add to the scenario's."""
+    ``dice`` scripts the results instead; ``decisions`` add to the scenario's; ``after``
+    names procedures (without parameters) run next in the same run (a campaign's
+    ``after_battle``), with the same dice and decisions."""
     if not isinstance(scenario, Scenario):
         scenario = load_scenario(scenario)
     rs = scenario.ruleset
@@ -161,6 +163,8 @@ def run_battle(scenario: str | Path | Scenario, *, seed: int | None = None,
     run = Run(rs, root, source, decided, tracing=tracing)
     run.lang = lang
     call(run, rs.entry["battle"], {})
+    for procedure in after:
+        call(run, procedure, {})
     scripted = len(dice) if dice is not None else None
     return BattleResult(rs, root, start, run.trace, seed if dice is None else None, scripted,
                         scenario.name, getattr(source, "log", []), decided.taken)

@@ -76,7 +76,7 @@ def test_steps_are_named_in_errors() -> None:
          "split it into one step per key"),
         ("this step has no step key", "9:9",
          ("start the step with one of: set, roll, check, contest, lookup, for_each, if, repeat, "
-          "decide, update, create, emit, call, return, break, require")),
+          "decide, update, create, emit, call, return, break, require, schedule, remove")),
         ("this repeat never ends: it needs 'until', 'while' or 'max'", "11:17", ""),
     ]
 

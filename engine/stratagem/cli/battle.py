@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from stratagem.cli.common import (
     add_format,
     add_lang,
+    add_table_options,
     ask,
     chosen_format,
     chosen_lang,
@@ -46,16 +47,11 @@ def register(sub: Any) -> None:
     add_lang(p)
     p.add_argument("--explain", action="store_true", help="show how every number arose")
     add_format(p)
-    p.add_argument("--dice", metavar="LIST", default=None,
-                   help="scripted dice results in roll order (totals, or [faces])")
+    add_table_options(p)
     p.add_argument("--dice-fallback", action="store_true",
                    help="after the scripted dice run out, roll seeded dice")
-    p.add_argument("--decide", action="append", metavar="ID[:WHO]=VALUE",
-                   help="a GM decision (repeatable); overrides the scenario's")
     p.add_argument("--replay", metavar="TRACE.json",
                    help="fight again with the dice and decisions recorded by --json")
-    p.add_argument("--interactive", action="store_true",
-                   help="ask at the terminal for every roll and every decision not given")
     p.set_defaults(run=run, parser=p)
 
 

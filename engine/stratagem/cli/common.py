@@ -41,6 +41,16 @@ def add_lang(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lang", default=None, metavar="LANG", help=LANGS_HELP)
 
 
+def add_table_options(parser: argparse.ArgumentParser) -> None:
+    """--dice, --decide and --interactive: the dice and decisions of the table."""
+    parser.add_argument("--dice", metavar="LIST", default=None,
+                        help="scripted dice results in roll order (totals, or [faces])")
+    parser.add_argument("--decide", action="append", metavar="ID[:WHO]=VALUE",
+                        help="a GM decision (repeatable); overrides the scenario's")
+    parser.add_argument("--interactive", action="store_true",
+                        help="ask at the terminal for every roll and every decision not given")
+
+
 def parse_value(text: str) -> Any:
     """A command-line value: a whole number, true/false, or text."""
     low = text.strip().lower()

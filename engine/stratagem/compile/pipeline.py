@@ -30,7 +30,7 @@ from stratagem.model.ruleset import Ruleset
 from stratagem.model.scenario import Army, Scenario
 from stratagem.model.values import where
 
-KINDS = ("ruleset", "setting", "army", "scenario", "locale")
+KINDS = ("ruleset", "setting", "army", "scenario", "locale", "campaign")
 
 
 def errors_of(err: StratagemError) -> list[StratagemError]:
@@ -157,7 +157,7 @@ class Pipeline:
         assert isinstance(raw, PosDict)
         return raw
 
-    def _side_schema(self, raw: PosDict, kind: str, rs: Ruleset) -> None:
+    def side_schema(self, raw: PosDict, kind: str, rs: Ruleset) -> None:
         schema = rs.schemas.get(kind)
         if schema is None:
             make = army_schema if kind == "army" else scenario_schema
@@ -170,7 +170,7 @@ class Pipeline:
         path = Path(path)
         raw = self.document(path, "army")
         rs = ruleset or self.ruleset_for(raw, path, "army")
-        self._side_schema(raw, "army", rs)
+        self.side_schema(raw, "army", rs)
         root = rs.new_entity(rs.kinds["battle"], {}, None)
         side = build_army(rs, raw, root)
         root.adopt(sides_collection(rs), side)
@@ -180,7 +180,7 @@ class Pipeline:
         path = Path(path)
         raw = self.document(path, "scenario")
         rs = ruleset or self.ruleset_for(raw, path, "scenario")
-        self._side_schema(raw, "scenario", rs)
+        self.side_schema(raw, "scenario", rs)
         return build_scenario(rs, raw, path.parent,
                               lambda army, at: self._army_doc(army, at, path.parent))
 
@@ -198,10 +198,29 @@ class Pipeline:
         try:
             raw = self.document(path, "army", location)
             rs = self.ruleset_for(raw, path, "army")
-            self._side_schema(raw, "army", rs)
+            self.side_schema(raw, "army", rs)
         finally:
             self._active.discard(key)
         return raw
+
+    def campaign_errors(self, path: Path, raw: Any) -> list[StratagemError]:
+        """A campaign file (docs/campaign.md): its schema, its ruleset, its army files."""
+        errors = validate_document(raw, "campaign")
+        if errors:
+            return errors
+        try:
+            self.ruleset_for(raw, path, "campaign")
+        except StratagemError as err:
+            return errors_of(err)
+        for name, army in raw["armies"].items():
+            file = path.parent / str(army)
+            if not file.is_file():
+                errors.append(StratagemError(
+                    f"army file not found: {army}", location=raw["armies"].where(name),
+                    hint=f"the paths are relative to the campaign's folder ({path.parent})"))
+            else:
+                errors += self.validate(file)
+        return in_order(errors)
 
     # -- validate -------------------------------------------------------------------------
     def load(self, path: Path | str) -> tuple[str, Ruleset | Army | Scenario | None]:
@@ -222,6 +241,11 @@ class Pipeline:
             return kind, self.army(path)
         if kind == "scenario":
             return kind, self.scenario(path)
+        if kind == "campaign":
+            errors = self.campaign_errors(path, raw)
+            if errors:
+                raise _fail(errors)
+            return kind, None
         errors = locale_errors(raw, str(path))
         if errors:
             raise _fail(errors)

@@ -28,10 +28,12 @@ from stratagem.model.steps import (
     ForEachStep,
     IfStep,
     LookupStep,
+    RemoveStep,
     RepeatStep,
     RequireStep,
     ReturnStep,
     RollStep,
+    ScheduleStep,
     SetStep,
     Step,
     UpdateStep,
@@ -277,14 +279,21 @@ def compile_emit(c: Compiler, node: Node, base: dict[str, Any]) -> Step:
 
 
 def compile_call(c: Compiler, node: Node, base: dict[str, Any]) -> Step:
-    procedure = c.procedure_ref(node, "call")
+    procedure, args = _called(c, node, "call", base["location"])
+    target = c.bind(node, "as")  # `with:` holds the arguments, compiled before `as:` binds
+    return CallStep(**base, procedure=procedure, args=args, target=target)
+
+
+def _called(c: Compiler, node: Node, key: str, location: Location | None
+            ) -> tuple[str, dict[str, Expr]]:
+    """The procedure a step calls (`call`, `schedule`) and its arguments, checked."""
+    procedure = c.procedure_ref(node, key)
     args = c.expr_map(node, "with") if "with" in node else {}
     params = c.procedure_params.get(procedure)
     if params is not None:
-        _check_args(c, node, procedure, args, params, base["location"])
+        _check_args(c, node, procedure, args, params, location)
     c.note_call(procedure, args)
-    target = c.bind(node, "as")  # `with:` holds the arguments, compiled before `as:` binds
-    return CallStep(**base, procedure=procedure, args=args, target=target)
+    return procedure, args
 
 
 def _check_args(c: Compiler, node: Node, procedure: str, args: Mapping[str, Expr],
@@ -325,6 +334,28 @@ def compile_require(c: Compiler, node: Node, base: dict[str, Any]) -> Step:
     return RequireStep(**base, params=finish(c, node), cond=cond, blame=blame, message=message)
 
 
+def compile_schedule(c: Compiler, node: Node, base: dict[str, Any]) -> Step:
+    procedure, args = _called(c, node, "schedule", base["location"])
+    after = c.expr(node, "after") if "after" in node else None
+    if after is None:
+        c.error("`schedule` needs `after:`, how many calendar units from now",
+                base["location"], hint="e.g. after: months, unit: month")
+    campaign = c.doc.get("campaign")
+    calendar = campaign.get("calendar") if isinstance(campaign, Mapping) else None
+    units = calendar if isinstance(calendar, Mapping) else {}
+    unit = str(node.get("unit") or "day")
+    if unit != "day" and unit not in units:
+        c.error(f"the calendar has no unit '{unit}'", c.where(node, "unit"),
+                hint=closest(unit, units) or "declare it under `campaign: {calendar: {UNIT: "
+                "DAYS}}`")
+    return ScheduleStep(**base, params=finish(c, node), procedure=procedure, after=after,
+                        unit=unit, args=args)
+
+
+def compile_remove(c: Compiler, node: Node, base: dict[str, Any]) -> Step:
+    return RemoveStep(**base, params=finish(c, node), entity=c.expr(node, "remove"))
+
+
 @dataclass(frozen=True)
 class StepForm:
     """How one step is written: its options besides the common keys, and its compiler."""
@@ -351,4 +382,6 @@ STEPS: dict[str, StepForm] = {
     "return": StepForm((), compile_return),
     "break": StepForm((), compile_break),
     "require": StepForm(("message", "at"), compile_require),
+    "schedule": StepForm(("after", "unit"), compile_schedule),
+    "remove": StepForm((), compile_remove),
 }

@@ -32,10 +32,12 @@ from stratagem.model.steps import (
     IfStep,
     LookupStep,
     Procedure,
+    RemoveStep,
     RepeatStep,
     RequireStep,
     ReturnStep,
     RollStep,
+    ScheduleStep,
     SetStep,
     Step,
     UpdateStep,
@@ -627,6 +629,35 @@ def run_require(run: Run, step: RequireStep, scope: dict[str, Any]) -> None:
                               f"(`{step.cond.text}`, {step.location or 'the ruleset'})")
 
 
+def run_schedule(run: Run, step: ScheduleStep, scope: dict[str, Any]) -> None:
+    """Only recorded: a campaign reads what is scheduled from the trace."""
+    if not run.tracing:
+        return
+    evaluator = run.evaluator
+    after = evaluator.eval(step.after, scope) if step.after is not None else 0
+    args = {name: evaluator.eval(expr, scope) for name, expr in step.args.items()}
+    values = {"procedure": step.procedure, "after": after, "unit": step.unit, "args": args}
+    if step.event:
+        emit(run, step, scope, values)
+    else:
+        run.record(step, values, level="quiet")
+
+
+def run_remove(run: Run, step: RemoveStep, scope: dict[str, Any]) -> None:
+    assert step.entity is not None
+    found = run.evaluator.eval(step.entity, scope)
+    for entity in found if isinstance(found, (list, tuple)) else (found,):
+        parent = entity.parent if isinstance(entity, Entity) else None
+        if not isinstance(parent, Entity):
+            raise StratagemError(f"`remove: {step.entity.text}` must name an entity in a "
+                                 f"collection, got {entity!r}", location=step.location)
+        for coll, items in parent.children_of():
+            if any(item is entity for item in items):
+                parent.set(coll, [item for item in items if item is not entity])
+                break
+        emit(run, step, scope, {"entity": entity, "from": parent}, params={"entity": entity})
+
+
 SAFE_RESULT_TYPES.update({CheckResult, ContestResult, Label})
 
 #: step-record type -> the function that runs it
@@ -635,7 +666,7 @@ RUN: dict[type, Callable[[Run, Any, dict[str, Any]], None]] = {
     LookupStep: run_lookup, ForEachStep: run_for_each, IfStep: run_if, RepeatStep: run_repeat,
     DecideStep: run_decide, UpdateStep: run_update, CreateStep: run_create, EmitStep: run_emit,
     CallStep: run_call, ReturnStep: run_return, BreakStep: run_break,
-    RequireStep: run_require,
+    RequireStep: run_require, ScheduleStep: run_schedule, RemoveStep: run_remove,
 }
 
 __all__ = ["RUN", "CheckResult", "ContestResult", "call", "enter", "run_block"]

@@ -27,7 +27,7 @@ from stratagem.loader.yamlio import PosDict, PosList, child_path
 from stratagem.resources import data_dir
 
 #: The file kinds, each with its schema.
-KINDS = ("ruleset", "setting", "army", "scenario", "locale")
+KINDS = ("ruleset", "setting", "army", "scenario", "locale", "campaign")
 _DRAFT = "https://json-schema.org/draft/2020-12/schema"
 _Path = tuple[Any, ...]
 _Schema = dict[str, Any]

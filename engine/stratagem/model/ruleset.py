@@ -22,7 +22,7 @@ from stratagem.model.values import closest
 TOP_LEVEL = (
     "kind", "id", "title", "description", "version", "extends", "include", "dice", "limits",
     "constants", "enums", "entities", "tables", "formulas", "procedures", "entry", "report",
-    "notes", "setting", "locales", "outcome",
+    "notes", "setting", "locales", "outcome", "campaign",
 )
 
 

@@ -261,3 +261,24 @@ class RequireStep(Step):
     cond: Expr | None = None
     blame: Expr | None = None
     message: str = ""
+
+
+# -- what outlasts a battle (campaigns: docs/campaign.md) -----------------------------------
+@dataclass(frozen=True)
+class ScheduleStep(Step):
+    """``schedule: PROCEDURE, after: EXPR, unit: UNIT, with: {param: expr}``: call the
+    procedure later on a campaign's calendar (a battle only records it in its trace)."""
+
+    kind = "schedule"
+    procedure: str = ""
+    after: Expr | None = None
+    unit: str = "day"
+    args: dict[str, Expr] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RemoveStep(Step):
+    """``remove: ENTITY`` (or a list): take entities out of the collections holding them."""
+
+    kind = "remove"
+    entity: Expr | None = None
