@@ -32,10 +32,10 @@ def test_every_command_of_the_tutorial_runs(capsys):
 def test_the_book_row_then_the_house_row(capsys):
     book, house = [c for c in shown_commands() if c.startswith("stratagem battle")]
     _, out = run(capsys, book)
-    assert "Hobgoblins loses 100 (40%): 100 dead" in out
-    assert "Watchmen: 60 + 85 = 145; Hobgoblins: 34 + 75 = 109. Watchmen wins by 36." in out
+    assert "Hobgoblins lose 100 (40%): 100 dead" in out
+    assert "Watchmen: 60 + 85 = 145; Hobgoblins: 34 + 75 = 109. Watchmen win by 36." in out
     _, out = run(capsys, house)
-    assert "Hobgoblins loses 75 (30%): 75 dead" in out
+    assert "Hobgoblins lose 75 (30%): 75 dead" in out
 
 
 def test_the_overlay_in_the_doc_is_the_file_on_disk():

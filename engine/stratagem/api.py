@@ -13,21 +13,27 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from stratagem.errors import Location, StratagemError
+from stratagem.compile import pipeline
+from stratagem.compile.pipeline import load_ruleset
+from stratagem.errors import StratagemError, in_order
 from stratagem.i18n.names import NameBook
 from stratagem.interp.context import Decisions, Run
 from stratagem.interp.dicesource import (
     DiceSource,
+    FirstRoll,
     PromptDice,
     RecordingDice,
     ScriptedDice,
     SeededDice,
+    StopAtFirstRoll,
 )
+from stratagem.interp.steps import call
 from stratagem.interp.trace import Event, plainify
-from stratagem.model import load_ruleset, ruleset_for_document
-from stratagem.model.documents import Scenario, build_army, build_scenario, sides_collection
 from stratagem.model.entities import Entity
 from stratagem.model.ruleset import Ruleset
+from stratagem.model.scenario import Army, Scenario
+from stratagem.report import render_rating, render_report
+from stratagem.resources import data_dir
 
 __all__ = [
     "Army",
@@ -40,69 +46,46 @@ __all__ = [
 ]
 
 
-def _load_file(path: Path, kind: str, location: Location | None = None,
-               names: NameBook | None = None) -> Any:
-    """A file of ``kind``; names given per language go into ``names`` (i18n/names.py)."""
-    from stratagem.loader.yamlio import load_yaml
+def validate(path: str | Path) -> list[StratagemError]:
+    """Every error of one file of any kind, in file order (an empty list: it is valid).
 
-    if not path.is_file():
-        raise StratagemError(f"no such {kind} file: {path}", location=location,
-                             hint="paths in a scenario are relative to the scenario file"
-                             if location is not None else "check the path",
-                             key="api.no_file", hint_key="api.relative.hint"
-                             if location is not None else "api.check_path.hint",
-                             params={"kind": kind, "path": str(path)})
-    doc = load_yaml(path)
-    if hasattr(doc, "get") and names is not None:
-        from stratagem.i18n.names import extract_names, record_locale_names
-
-        extract_names(doc, names)
-        record_locale_names(path.parent / "locales", names)
-    if not hasattr(doc, "get"):
-        raise StratagemError(f"a {kind} file must be a map of keys", location=Location(str(path)),
-                             key="api.not_a_map", params={"kind": kind})
-    found = doc.get("kind")
-    if found != kind:
-        raise StratagemError(
-            f"expected a {kind} file, but this one says kind: {found}",
-            location=doc.where("kind") if found else doc.where(),
-            hint=f"start the file with `kind: {kind}`", key="api.wrong_kind",
-            params={"kind": kind, "found": found})
-    return doc
+    The file is loaded through the pipeline every command uses; then a scenario is fought,
+    and an army rated, up to their first roll of the dice: whatever the rules check before
+    anything is random (a `require:`, a decision the scenario must give) fails here as it
+    would in every battle.
+    """
+    try:
+        _, loaded = pipeline.Pipeline().load(path)
+        if isinstance(loaded, Scenario):
+            _opening(loaded.ruleset, loaded.instantiate(), loaded.decisions,
+                     loaded.ruleset.entry["battle"], {})
+        elif isinstance(loaded, Army) and loaded.ruleset.entry.get("rate"):
+            proc = loaded.ruleset.entry["rate"]
+            (param,) = loaded.ruleset.procedures[proc].params
+            _opening(loaded.ruleset, loaded.root, {}, proc, {param: loaded.side})
+    except StratagemError as err:
+        return in_order(pipeline.errors_of(err))
+    return []
 
 
-@dataclass
-class Army:
-    """One side loaded from an army file, with its ruleset."""
-
-    ruleset: Ruleset
-    side: Entity
-    root: Entity
-    path: str | None = None
-    #: The army's names in other languages.
-    names: NameBook = field(default_factory=NameBook)
+def _opening(rs: Ruleset, root: Entity, decisions: Mapping[str, Any], proc: str,
+             args: Mapping[str, Any]) -> None:
+    run = Run(rs, root, StopAtFirstRoll(), Decisions(decisions), tracing=False)
+    try:
+        call(run, proc, args)
+    except FirstRoll:
+        pass
 
 
 def load_army(path: str | Path, ruleset: Ruleset | None = None) -> Army:
-    path = Path(path)
-    names = NameBook()
-    doc = _load_file(path, "army", names=names)
-    rs = ruleset or ruleset_for_document(doc, path)
-    root = rs.new_entity(rs.kinds["battle"], {}, None)
-    side = build_army(rs, doc, root)
-    root.adopt(sides_collection(rs), side)
-    return Army(rs, side, root, str(path), names)
+    """Load one army file through the pipeline (``stratagem.compile.pipeline``)."""
+    return pipeline.DEFAULT.army(path, ruleset)
 
 
 def load_scenario(path: str | Path, ruleset: Ruleset | None = None) -> Scenario:
-    path = Path(path)
-    names = NameBook()
-    doc = _load_file(path, "scenario", names=names)
-    rs = ruleset or ruleset_for_document(doc, path)
-    scenario = build_scenario(rs, doc, path.parent,
-                              lambda p, loc: _load_file(Path(p), "army", loc, names))
-    scenario.names = names
-    return scenario
+    """Load a scenario and the armies it names, checked as ``stratagem validate`` checks
+    them (it is the same pipeline)."""
+    return pipeline.DEFAULT.scenario(path, ruleset)
 
 
 @dataclass
@@ -122,12 +105,12 @@ class BattleResult:
     names: NameBook = field(default_factory=NameBook)
 
     def report(self, lang: str = "en", explain: bool = False) -> str:
-        from stratagem.report import render_report
-
         return render_report(self, lang=lang, explain=explain)
 
     def to_plain(self) -> dict[str, Any]:
         return {
+            "format": TRACE_FORMAT,
+            "version": TRACE_VERSION,
             "ruleset": self.ruleset.ref,
             "scenario": self.name,
             "seed": self.seed,
@@ -157,9 +140,11 @@ def run_battle(scenario: str | Path | Scenario, *, seed: int | None = None,
                dice_fallback: bool = False, tracing: bool = True,
                ask_dice: Callable[[str], str] | None = None,
                ask_decision: Callable[[str, str, Any], Any] | None = None,
-               lang: str = "en") -> BattleResult:
+               lang: str = "en", after: Sequence[str] = ()) -> BattleResult:
     """Fight one battle. ``seed`` (else the scenario's, else 0) seeds every random draw;
-    ``dice`` scripts the results instead; ``decisions`` add to the scenario's."""
+    ``dice`` scripts the results instead; ``decisions`` add to the scenario's; ``after``
+    names procedures (without parameters) run next in the same run (a campaign's
+    ``after_battle``), with the same dice and decisions."""
     if not isinstance(scenario, Scenario):
         scenario = load_scenario(scenario)
     rs = scenario.ruleset
@@ -180,21 +165,42 @@ def run_battle(scenario: str | Path | Scenario, *, seed: int | None = None,
     decided = Decisions(merged, ask_decision)
     run = Run(rs, root, source, decided, tracing=tracing)
     run.lang = lang
-    rs.call(run, rs.entry["battle"], {})
+    call(run, rs.entry["battle"], {})
+    for procedure in after:
+        call(run, procedure, {})
     scripted = len(dice) if dice is not None else None
     return BattleResult(rs, root, start, run.trace, seed if dice is None else None, scripted,
                         scenario.name, getattr(source, "log", []), decided.taken,
-                        names=scenario.names)
+                        names=scenario.names or NameBook())
+
+
+#: What `battle --json` writes (schemas/trace.schema.json describes it).
+TRACE_FORMAT = "stratagem-trace"
+TRACE_VERSION = 1
 
 
 def replay_inputs(path: str | Path) -> tuple[list[Any], dict[str, Any]]:
-    """The dice and decisions recorded in a `--json` trace, to fight the same battle again."""
+    """The dice and decisions recorded in a `--json` trace, to fight the same battle again.
+    The file is checked against schemas/trace.schema.json first."""
+    import jsonschema  # only a replay needs it
+
+    hint = "give the file `stratagem battle SCENARIO --json > trace.json` wrote"
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-        return list(data["dice"]), dict(data.get("decisions") or {})
-    except (OSError, ValueError, KeyError, TypeError) as err:
-        raise StratagemError(f"cannot replay {path}: {err}",
-                             hint="give the output of `stratagem battle --json`") from None
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise StratagemError(f"cannot read the trace {path}: {err}", hint=hint) from None
+    try:
+        data = json.loads(text)
+    except ValueError as err:
+        raise StratagemError(f"the trace {path} is not JSON: {err}", hint=hint) from None
+    schema = json.loads((data_dir("schemas") / "trace.schema.json").read_text(encoding="utf-8"))
+    problem = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema)
+                                               .iter_errors(data))
+    if problem is not None:
+        at = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in problem.absolute_path)
+        raise StratagemError(f"the trace {path} is not a battle trace: {problem.message}"
+                             + (f" (at ${at})" if at else ""), hint=hint)
+    return list(data["dice"]), dict(data["decisions"])
 
 
 @dataclass
@@ -205,8 +211,6 @@ class RatedArmy:
     names: NameBook = field(default_factory=NameBook)
 
     def report(self, lang: str = "en", explain: bool = False) -> str:
-        from stratagem.report import render_rating
-
         return render_rating(self, lang=lang, explain=explain)
 
     def to_json(self) -> str:
@@ -237,5 +241,5 @@ def rate_army(army: str | Path | Army, *, explain: bool = True,
     proc = rs.entry.get("rate")
     if proc:
         (param,) = rs.procedures[proc].params
-        rs.call(run, proc, {param: army.side})
-    return RatedArmy(rs, army.side, run.trace, army.names)
+        call(run, proc, {param: army.side})
+    return RatedArmy(rs, army.side, run.trace, army.names or NameBook())

@@ -15,8 +15,9 @@ texts live in the engine's locale files (``engine/stratagem/locales/``);
 
 from __future__ import annotations
 
+import difflib
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -120,6 +121,36 @@ def describe(location: Location | None, message: str, context: str | None = None
 _DID_YOU_MEAN = re.compile(r"did you mean ('[^']*'(?: or '[^']*')*)\?")
 
 
+#: How many characters of a long line :func:`caret` shows around the caret.
+CARET_WINDOW = 60
+
+
+def caret(text: str, offset: int) -> str:
+    """The line of ``text`` that holds the 0-based character ``offset``, and a caret under
+    that character: the ``context`` of an error, ready to print (indented two spaces).
+
+    A long line is cut to a window around the caret with ``…`` marks; control characters
+    are shown as ``?`` so the caret stays aligned.
+    """
+    offset = max(0, min(offset, len(text)))
+    start_of_line = text.rfind("\n", 0, offset) + 1
+    end_of_line = text.find("\n", offset)
+    line = text[start_of_line:end_of_line if end_of_line >= 0 else len(text)]
+    pos = offset - start_of_line
+    start = max(0, pos - CARET_WINDOW // 2)
+    end = min(len(line), start + CARET_WINDOW)
+    shown = "".join(ch if ch.isprintable() else "?" for ch in line[start:end])
+    prefix = "…" if start > 0 else ""
+    suffix = "…" if end < len(line) else ""
+    return f"  {prefix}{shown}{suffix}\n  {' ' * (len(prefix) + pos - start)}^"
+
+
+def place(error: StratagemError) -> tuple[str, int, int]:
+    """Where an error is, to report errors in order: file, line, column."""
+    loc = error.location or Location()
+    return (loc.file or "", loc.line or 0, loc.column or 0)
+
+
 class StratagemError(Exception):
     """Root of every error caused by user input (files, expressions, options)."""
 
@@ -170,12 +201,11 @@ class StratagemError(Exception):
         """
         if texts is None or not self.hint:
             return self.hint
-        close = _DID_YOU_MEAN.fullmatch(self.hint)
+        close = suggestion(self.hint)
         hint_key = self.hint_key or (self.key + ".hint" if self.key else None)
         shown = None
         if close is not None:
-            names = tuple(close.group(1).split(" or "))
-            shown = texts.keyed("hint.did_you_mean", {"suggestions": Either(names)})
+            shown = texts.keyed(close.key, dict(close.params))
         elif hint_key:
             shown = texts.keyed(hint_key, self.params)
         return shown if shown is not None else self.hint
@@ -228,3 +258,38 @@ class ValidationFailed(StratagemError):
 
 class UnknownMember(StratagemError, AttributeError):
     """An expression asked an entity or a table row for a member it does not have."""
+
+
+def did_you_mean(name: object, candidates: Iterable[object]) -> str | None:
+    """A "did you mean 'x'?" hint for a misspelt name: up to three of ``candidates`` close
+    to it (exact case first, then any case), or None.
+
+    (difflib is imported with this module: a compiled module that imports inside a function
+    an expression calls would look for ``__import__`` in the expression's empty builtins.)
+    """
+    word = str(name)
+    names = [str(c) for c in candidates]
+    close = difflib.get_close_matches(word, names, n=3, cutoff=0.6)
+    if not close:
+        lowered = {c.lower(): c for c in names}
+        close = [lowered[m] for m in difflib.get_close_matches(word.lower(), list(lowered),
+                                                               n=3, cutoff=0.6)]
+    if not close:
+        return None
+    return "did you mean " + " or ".join(f"'{c}'" for c in close) + "?"
+
+
+def suggestion(hint: str) -> Term | None:
+    """A "did you mean 'a' or 'b'?" hint (as :func:`did_you_mean` writes it) as a term shown
+    in the reader's language, or None for any other hint."""
+    close = _DID_YOU_MEAN.fullmatch(hint)
+    if close is None:
+        return None
+    names = tuple(close.group(1).split(" or "))
+    return Term("hint.did_you_mean", hint, (("suggestions", Either(names)),))
+
+
+def in_order(errors: Iterable[StratagemError]) -> list[StratagemError]:
+    """Errors ordered by place (:func:`place`; errors with no place first, errors at one
+    place in the order found)."""
+    return sorted(errors, key=place)

@@ -11,11 +11,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from stratagem.api import load_scenario, run_battle
 from stratagem.errors import StratagemError
+from stratagem.i18n.catalog import translator
 from stratagem.interp.trace import Label
-from stratagem.model.documents import Scenario
 from stratagem.model.ruleset import Ruleset
+from stratagem.model.scenario import Scenario
 from stratagem.model.values import plain
+from stratagem.render import render
+from stratagem.render.stats import summary, wilson
+from stratagem.render.views import odds_view, side_kind
 
 if TYPE_CHECKING:
     from stratagem.i18n.names import NameBook
@@ -40,8 +45,9 @@ def outcome_of(ruleset: Ruleset, root: Any) -> str:
 #: Battles one worker process fights per task (progress is shown per task).
 CHUNK = 100
 
-#: A battle's outcome, and per side its label and reported numbers (None: not a number).
-Record = tuple[str, list[tuple[str, list[float | None]]]]
+#: A battle's outcome, its own summarised numbers (`report.odds.battle`), and per side its
+#: label and summarised numbers (None: not a number).
+Record = tuple[str, list[float | None], list[tuple[str, list[float | None]]]]
 
 
 def default_jobs(n: int) -> int:
@@ -72,45 +78,63 @@ def simulate(scenario: Scenario, n: int, seed: int, decisions: Mapping[str, Any]
             records.extend(_fight(scenario, first, count, decisions))
             if progress is not None:
                 progress(len(records))
-    outcomes: Counter[str] = Counter()
-    totals: dict[str, dict[str, float]] = {}
-    fields = _side_fields(rs)[1]
-    for outcome, sides in records:
-        outcomes[outcome] += 1
+    return figures(rs, records, n, seed)
+
+
+def figures(rs: Ruleset, records: list[Record], n: int, seed: int) -> dict[str, Any]:
+    """The outcomes with their shares and 95 % (Wilson) intervals, and the distribution of
+    every number the ruleset summarises (`report.odds`), in a fixed order: the same battles
+    give the same bytes."""
+    outcomes: Counter[str] = Counter(record[0] for record in records)
+    battle_fields, side_fields = _summarised(rs)
+    per_side: dict[str, dict[str, list[float]]] = {}
+    for _, _, sides in records:
         for label, values in sides:
-            bucket = totals.setdefault(label, {})
-            for name, value in zip(fields, values):
+            bucket = per_side.setdefault(label, {name: [] for name in side_fields})
+            for name, value in zip(side_fields, values):
                 if value is not None:
-                    bucket[name] = bucket.get(name, 0) + value
+                    bucket[name].append(value)
+    battle = {name: summary([v for v in (r[1][i] for r in records) if v is not None])
+              for i, name in enumerate(battle_fields)}
     return {
         "battles": n,
         "first_seed": seed,
-        "outcomes": {k: {"count": v, "percent": round(100 * v / n, 2)}
+        "outcomes": {k: {"count": v, "percent": round(100 * v / n, 2),
+                         "interval": [round(x, 5) for x in wilson(v, n)]}
                      for k, v in sorted(outcomes.items(), key=lambda kv: (-kv[1], kv[0]))},
-        "averages": {side: {k: round(v / n, 3) for k, v in vals.items()}
-                     for side, vals in totals.items()},
+        "values": {"battle": battle,
+                   "sides": {side: {name: summary(vals) for name, vals in fields.items()}
+                             for side, fields in per_side.items()}},
     }
 
 
-def _side_fields(rs: Ruleset) -> tuple[str, list[str]]:
-    """The kind of the battle's sides, and the numbers the report shows for each."""
-    side_kind = next(iter(rs.kinds["battle"].children.values()))
-    return side_kind, list(rs.report.get(side_kind, []))
+def _summarised(rs: Ruleset) -> tuple[list[str], list[str]]:
+    """The battle's and each side's numbers `stratagem odds` summarises (`report.odds`)."""
+    return list(rs.odds_report.get("battle", [])), list(rs.odds_report.get(side_kind(rs), []))
 
 
 def _fight(scenario: Scenario, first: int, count: int,
            decisions: Mapping[str, Any]) -> list[Record]:
     """The records of the battles with seeds ``first`` .. ``first + count - 1``."""
-    from stratagem.api import run_battle
-
     rs = scenario.ruleset
-    side_kind, fields = _side_fields(rs)
+    kind = side_kind(rs)
+    battle_fields, fields = _summarised(rs)
     records: list[Record] = []
     for battle_seed in range(first, first + count):
-        root = run_battle(scenario, seed=battle_seed, decisions=decisions, tracing=False).root
+        try:
+            root = run_battle(scenario, seed=battle_seed, decisions=decisions,
+                              tracing=False).root
+        except StratagemError as err:
+            # which battle failed, and how to fight that one alone
+            again = f"stratagem battle {scenario.path} --seed {battle_seed}" if scenario.path \
+                else f"seed {battle_seed}"
+            err.hint = (f"{err.hint}; " if err.hint else "") + \
+                f"it happened in the battle with seed {battle_seed} (to see it: {again})"
+            raise
         sides = [(side.label(), [_number(side.member(name)) for name in fields])
-                 for side in root.walk() if side.kind_name == side_kind]
-        records.append((outcome_of(rs, root), sides))
+                 for side in root.walk() if side.kind_name == kind]
+        records.append((outcome_of(rs, root), [_number(root.member(name))
+                                               for name in battle_fields], sides))
     return records
 
 
@@ -143,8 +167,6 @@ def _start_worker(path: str | None) -> None:
     # Ctrl-C is the parent's to handle: it stops the workers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if _WORKER_SCENARIO is None and path is not None:
-        from stratagem.api import load_scenario
-
         try:
             _WORKER_SCENARIO = replace(load_scenario(path), dice=None)
         except StratagemError as err:
@@ -192,23 +214,22 @@ def _in_processes(scenario: Scenario, chunks: list[tuple[int, int]],
     return [record for i in range(len(chunks)) for record in results[i]]
 
 
-def render_odds(ruleset: Ruleset, figures: dict[str, Any], lang: str,
-                names: NameBook | None = None) -> str:
-    from stratagem.report import translator
-
-    t = translator(ruleset, lang, names)
-    lines = [t.t("report.ruleset", ruleset=t.title(ruleset.id)),
-             t.t("report.battles", n=figures["battles"]), ""]
-    for outcome, data in figures["outcomes"].items():
+def readable_outcomes(ruleset: Ruleset, outcomes: dict[str, Any], lang: str) -> dict[str, Any]:
+    """The outcomes keyed as a reader names them: a side by its name, any other outcome (an
+    enum value such as "nobody holds the field") by its text in ``lang``, with the value
+    itself beside the counts (``"value": "field_held.none"``)."""
+    t = translator(ruleset, lang)
+    out: dict[str, Any] = {}
+    for outcome, data in outcomes.items():
         if outcome.startswith("enum.") and t.catalog.message(outcome) is not None:
-            outcome = t.t(outcome)
-        lines.append(t.t("report.odds", outcome=outcome, percent=data["percent"],
-                         n=data["count"]))
-    side_kind = next(iter(ruleset.kinds["battle"].children.values()))
-    if figures["averages"]:
-        lines.append("")
-        lines.append(t.t("report.averages"))
-        for side, vals in figures["averages"].items():
-            shown = "; ".join(f"{t.field(side_kind, k)}: {t.number(v)}" for k, v in vals.items())
-            lines.append(f"  {side}: {shown}")
-    return "\n".join(lines) + "\n"
+            out[t.t(outcome)] = {"value": outcome[len("enum."):], **data}
+        else:
+            out[outcome] = data
+    return out
+
+
+def render_odds(ruleset: Ruleset, figures: dict[str, Any], lang: str, fmt: str = "text",
+                names: NameBook | None = None) -> str:
+    """The figures as text, Markdown or HTML (templates `odds.*.j2`), the sides named in
+    ``lang`` (``names``)."""
+    return render("odds", fmt, odds_view(ruleset, figures, lang, names), ruleset)

@@ -10,26 +10,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from stratagem.errors import StratagemError
+from stratagem.i18n.catalog import translator
 from stratagem.interp.trace import Event, Label
 from stratagem.model.entities import Entity
+from stratagem.model.tables import Row
 
 if TYPE_CHECKING:
     from stratagem.api import BattleResult, RatedArmy
     from stratagem.i18n.catalog import Translator
     from stratagem.i18n.names import NameBook
     from stratagem.model.ruleset import Ruleset
-
-
-def translator(ruleset: Ruleset, lang: str, names: NameBook | None = None) -> Translator:
-    """The texts of ``lang``: the engine's, the ruleset's, and the battle's ``names``."""
-    from stratagem.i18n.catalog import Translator, engine_catalog
-
-    files = list(ruleset.locale_files.get("en", [])) if lang != "en" else []
-    files += list(ruleset.locale_files.get(lang, []))
-    t = Translator(engine_catalog(lang, *files))
-    if names is not None:
-        t.catalog.names.update(names)
-    return t
 
 
 def _value(t: Translator, entity: Entity, name: str, value: Any) -> str:
@@ -80,11 +70,12 @@ def _fields_line(t: Translator, before: Entity | None, after: Entity, names: lis
     parts = []
     for name in names:
         end = _read(after, name, failed)
+        start = _read(before, name, failed) if before is not None else None
+        if end is None and start is None and (after.label(), after.kind_name, name) not in failed:
+            continue  # none, before and after: the value plays no part here
         shown = _value(t, after, name, end)
-        if before is not None:
-            start = _read(before, name, failed)
-            if start != end:
-                shown = t.t("report.start_end", start=_value(t, before, name, start), end=shown)
+        if before is not None and start != end:
+            shown = t.t("report.start_end", start=_value(t, before, name, start), end=shown)
         parts.append(f"{t.field(after.kind_name, name)}: {shown}")
     return "; ".join(parts)
 
@@ -129,7 +120,8 @@ def describe(t: Translator, event: Event) -> str:
         head = f"{getattr(a, 'text', '')} | {getattr(b, 'text', '')}"
         if v.get("winner"):
             winner = v.get(f"{v['winner']}_for") or v["winner"]
-            return head + " — " + t.t("contest.winner", winner=winner,
+            plural = v.get(f"{v['winner']}_plural") is True
+            return head + " — " + t.t("contest.winner", winner=winner, plural=plural,
                                       difference=v.get("difference"))
         return head + " — " + t.t("contest.tie")
     if event.step == "lookup":
@@ -167,12 +159,19 @@ def _choice(t: Translator, decision: str, value: Any) -> str:
 
 
 def _plain_value(t: Translator, value: Any) -> str:
+    """A value in an `--explain` line, written as the report writes it (— for none, ✓/✗ for
+    yes/no, a table row as its table, key and row number)."""
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(_plain_value(t, v) for v in value) + "]"
     if isinstance(value, Entity):
         return t.catalog.name(value.label())
-    if isinstance(value, bool) or value is None:
-        return "—" if value is None else "✓" if value else "✗"
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return "✓" if value else "✗"
+    if isinstance(value, Row):
+        return t.t("lookup.trace", table=t.table(value.table), key=_plain_value(t, value.key),
+                   row=value.index + 1)
     if isinstance(value, str):
         return t.catalog.name(value)
     if isinstance(value, (int, float)) or hasattr(value, "denominator"):
@@ -184,11 +183,18 @@ def _plain_value(t: Translator, value: Any) -> str:
     return str(value)
 
 
+def _overlays(t: Translator, rs: Ruleset) -> list[str]:
+    """The line naming the settings and house rules in force (none for a plain ruleset)."""
+    if not rs.overlays:
+        return []
+    return [t.t("report.overlays", overlays=", ".join(rs.overlays), n=len(rs.overlays))]
+
+
 def render_report(result: BattleResult, lang: str = "en", explain: bool = False) -> str:
     rs = result.ruleset
     t = translator(rs, lang, result.names)
     lines = [t.t("report.title", battle=result.name or t.title(rs.id)),
-             t.t("report.ruleset", ruleset=t.title(rs.id))]
+             t.t("report.ruleset", ruleset=t.title(rs.id)), *_overlays(t, rs)]
     if result.scripted is not None:
         lines.append(t.t("report.dice_scripted", n=result.scripted))
     elif result.seed is not None:
@@ -212,7 +218,7 @@ def render_report(result: BattleResult, lang: str = "en", explain: bool = False)
             continue
         line = _fields_line(t, before, after, names, failed)
         head = (t.catalog.name(after.label()) if after.kind_name != "battle"
-                else t.field("battle", "battle"))
+                else t.t("report.battle"))
         lines.append(f"{indent}{head}: {line}" if line else f"{indent}{head}")
     lines.extend(_not_computed(t, failed))
     if explain:
@@ -227,7 +233,7 @@ def render_rating(rated: RatedArmy, lang: str = "en", explain: bool = False) -> 
     (`report.rate`, else the battle report's fields; every derived value with `explain`)."""
     rs = rated.ruleset
     t = translator(rs, lang, rated.names)
-    lines = [t.t("report.ruleset", ruleset=t.title(rs.id))]
+    lines = [t.t("report.ruleset", ruleset=t.title(rs.id)), *_overlays(t, rs)]
     summary = [e for e in rated.trace if e.level == "summary"]
     if summary:
         lines.append("")

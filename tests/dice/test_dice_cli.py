@@ -50,13 +50,26 @@ def test_dist_json_of_keep_highest(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_dist_text_table(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "4d+20%", "--dist")
+    code, out, _ = run(capsys, "4d+20%", "--dist", "--lang", "en")
     lines = out.splitlines()
     assert code == 0 and lines[0] == "4d+20%"
-    assert lines[1].split() == ["outcome", "probability", "percent", "cumulative"]
-    assert lines[2].split() == ["24%", "1/1296", "0.0772%", "0.0772%"]
-    assert lines[-2].split()[-1] == "100.0000%"
-    assert lines[-1] == "min 24%  max 44%  mean 34 = 34.0000%"
+    assert lines[1].split() == ["Outcome", "Exactly", "At", "least", "At", "most"]
+    # 24% is four ones (1/1296): certain to be reached, the lowest, too rare for a whole
+    # block (a thin bar: not impossible); 44% four sixes
+    assert lines[2].split() == ["24%", "1/1296", "0.08", "%", "100.00", "%", "0.08", "%", "▏"]
+    assert lines[-2].split()[:8] == ["44%", "1/1296", "0.08", "%", "0.08", "%", "100.00", "%"]
+    assert lines[-1] == "Least 24%  Greatest 44%  Mean 34.0000%"
+    # the bar of the likeliest outcome (34%) is the longest
+    bars = {line.split()[0]: line.count("█") for line in lines[2:-1]}
+    assert max(bars, key=bars.__getitem__) == "34%" and bars["34%"] == 40
+
+
+def test_dist_at_least_and_at_most_add_up(capsys: pytest.CaptureFixture[str]) -> None:
+    data = json.loads(run(capsys, "2d6+1", "--dist", "--json")[1])
+    pmf = {int(k): Fraction(v) for k, v in data["pmf"].items()}
+    for k in pmf:
+        assert Fraction(data["at_least"][str(k)]) == sum(p for j, p in pmf.items() if j >= k)
+        assert Fraction(data["at_most"][str(k)]) == sum(p for j, p in pmf.items() if j <= k)
 
 
 def test_default_die_option(capsys: pytest.CaptureFixture[str]) -> None:

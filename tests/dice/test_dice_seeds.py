@@ -1,29 +1,29 @@
-"""The seeds' own dice: every expression of the GURPS Casualty Table (seed 001)
-and Damage table (GAPS.md) parses, and its min/max match the table."""
+"""The source texts' own dice: every expression of the GURPS Mass Combat Casualty Table
+(«Таблица Потерь») and of its Damage table (missing from the Russian text; the fuller copy's,
+see docs/rulesets/gurps.md) parses, and its min/max match the table. The tests read the texts
+themselves and skip when they are absent (tests/source_texts.py)."""
 
 from __future__ import annotations
 
 import re
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
+import source_texts
 
 from stratagem.dice import parse_dice
 
-SEEDS = Path(__file__).resolve().parents[3] / "shared" / "seeds"
 
-
-def _read(name: str) -> str:
-    path = SEEDS / name
-    assert path.is_file(), f"seed file missing: {path} (shared/ must sit beside the repository)"
-    return path.read_text(encoding="utf-8")
+def _section(name: str, heading: str) -> str:
+    """What follows ``heading`` in source text ``name`` ("" when the text is absent: the
+    tests that read it are skipped)."""
+    text = source_texts.read(name)
+    return "" if text is None else text.split(heading, 1)[1]
 
 
 def casualty_rows() -> list[tuple[str, str]]:
     """``(margin, cell)`` for every row of the Casualty Table that rolls dice."""
-    text = _read("001_2daa1bc6cd9709c9.txt")
-    table = text.split("Таблица Потерь", 1)[1]
+    table = _section(source_texts.GURPS_CASUALTIES, "Таблица Потерь")
     rows = []
     for line in table.splitlines()[1:]:
         if not line.startswith("|"):
@@ -68,10 +68,13 @@ CASUALTY_BOUNDS = {
 
 
 def test_the_casualty_table_is_read_whole() -> None:
+    source_texts.need(source_texts.GURPS_CASUALTIES)
     assert [margin for margin, _ in casualty_rows()] == list(CASUALTY_BOUNDS)
 
 
-@pytest.mark.parametrize(("margin", "cell"), casualty_rows())
+@pytest.mark.parametrize(
+    ("margin", "cell"), source_texts.params(source_texts.GURPS_CASUALTIES, casualty_rows())
+)
 def test_casualty_table_cell(margin: str, cell: str) -> None:
     expr = parse_dice(as_expression(cell))
     dist = expr.distribution()
@@ -88,8 +91,8 @@ def test_minimum_one_percent_rows_as_printed_without_the_minimum() -> None:
 
 
 def damage_cells() -> list[tuple[str, list[str]]]:
-    """``(TL band, [A, B, C, D])`` from the Damage table of GAPS.md."""
-    text = _read("GAPS.md").split("Damage by the battle's TL", 1)[1]
+    """``(TL band, [A, B, C, D])`` from the Damage table of the notes on the texts."""
+    text = _section(source_texts.NOTES, "Damage by the battle's TL")
     rows = []
     for line in text.splitlines():
         if line.startswith("| ") and "d" in line:
@@ -112,10 +115,11 @@ DAMAGE_BOUNDS = {
 
 
 def test_the_damage_table_is_read_whole() -> None:
+    source_texts.need(source_texts.NOTES)
     assert [band for band, _ in damage_cells()] == list(DAMAGE_BOUNDS)
 
 
-@pytest.mark.parametrize(("band", "cells"), damage_cells())
+@pytest.mark.parametrize(("band", "cells"), source_texts.params(source_texts.NOTES, damage_cells()))
 def test_damage_table_row(band: str, cells: list[str]) -> None:
     tl, dr, expected = DAMAGE_BOUNDS[band]
     names = {"TL": tl, "DR": dr}
@@ -130,7 +134,7 @@ def test_damage_table_row(band: str, cells: list[str]) -> None:
 
 
 def test_worked_example_takes_column_a_at_tl3() -> None:
-    # GAPS.md: fails Survival by 2 at TL3 and takes 1d+2 − DR.
+    # The Damage table's check: the worked example fails Survival by 2 at TL3 and takes 1d+2 − DR.
     expr = parse_dice("1d+2 − DR")
     assert expr.bounds({"DR": 0}) == (3, 8)
 

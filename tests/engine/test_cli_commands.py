@@ -1,6 +1,8 @@
 """The battle commands as a GM uses them: odds, interactive play, errors."""
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 
@@ -9,13 +11,22 @@ from stratagem.cli import main
 from .conftest import SKIRMISH
 
 BATTLE = str(SKIRMISH / "battle.yaml")
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def odds(capsys, *args):
     assert main(["odds", BATTLE, "--json", *args]) == 0
-    data = json.loads(capsys.readouterr().out)
-    data.pop("seconds")
+    out = capsys.readouterr().out
+    assert main(["odds", BATTLE, "--json", *args]) == 0
+    assert capsys.readouterr().out == out, "the same battles give the same bytes"
+    data = json.loads(out)
+    assert "seconds" not in data  # only with --timings
     return data
+
+
+def test_odds_timings_only_when_asked(capsys):
+    assert main(["odds", BATTLE, "--json", "-n", "5", "--timings"]) == 0
+    assert json.loads(capsys.readouterr().out)["seconds"] >= 0
 
 
 def test_odds_count_every_battle_and_are_reproducible(capsys):
@@ -65,10 +76,18 @@ def test_odds_progress_on_a_terminal_in_the_reports_language(monkeypatch, capsys
     import sys
 
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    monkeypatch.setattr("stratagem.cli.odds.REDRAW", 0)
     assert main(["odds", BATTLE, "-n", "200", "-j", "1", "--lang", "ru"]) == 0
     err = capsys.readouterr().err
-    assert "\r100 из 200 битв" in err and "\r200 из 200 битв" in err
-    assert err.endswith("\r")  # the line is wiped before the report
+    # a percentage, battles done of all, the rate and the time left (tqdm's bar)
+    assert re.search(r"\r\s*50%\|.*\| 100/200 \[\d\d:\d\d<\d\d:\d\d, +[\d.]+ битв/s\]", err), err
+    assert "100/200" in err and "200/200" in err
+    assert err.endswith("\r") or err.endswith("\x1b[A")  # the bar is wiped before the report
+
+
+def test_odds_progress_is_silent_off_a_terminal(capsys):
+    assert main(["odds", BATTLE, "-n", "200", "-j", "1"]) == 0
+    assert capsys.readouterr().err == ""
 
 
 def test_odds_text_report_in_russian(capsys):
@@ -121,8 +140,7 @@ def test_rate_shows_derived_values(capsys, tmp_path):
     (["battle", "missing.yaml"], "no such scenario file"),
     (["battle", BATTLE, "--dice", "1,x"], "'x' is not a whole number"),
     (["battle", BATTLE, "--decide", "stance"], "expected ID=VALUE"),
-    (["odds", BATTLE, "-n", "0"], "-n must be between"),
-    (["battle", BATTLE, "--replay", "missing.json"], "cannot replay"),
+    (["battle", BATTLE, "--replay", "missing.json"], "cannot read the trace missing.json"),
 ])
 def test_user_mistakes_exit_1_without_traceback(args, message, capsys):
     assert main(args) == 1
@@ -146,3 +164,79 @@ def test_a_value_that_cannot_be_computed_is_explained_not_just_a_dash(capsys, tm
     explained = out.split("Values that could not be computed")[1]
     assert "Red: troops" in explained and "division by zero" in explained
     assert f"{rules}:6:15" in explained
+
+
+@pytest.mark.parametrize("args, message", [
+    # the README: "2 a usage mistake"
+    (["odds", BATTLE, "-n", "0"], "argument -n: must be between 1 and 1,000,000, got 0"),
+    (["odds", BATTLE, "-j", "0"], "argument -j/--jobs: must be between 1 and 256, got 0"),
+    (["battle", BATTLE, "--replay", "t.json", "--seed", "99"], "leave out --seed and --dice"),
+    # a subcommand's mistake shows that subcommand's usage
+    (["validate", "--lang", "ru", BATTLE], "usage: stratagem validate"),
+    (["i18n", "check", "--bogus"], "usage: stratagem i18n check"),
+])
+def test_usage_mistakes_exit_2_with_the_commands_usage(args, message, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(args)
+    assert exit_.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_odds_names_the_seed_of_the_battle_that_failed(capsys):
+    assert main(["odds", BATTLE, "-n", "5", "-j", "1", "--decide", "stance=wild"]) == 1
+    err = capsys.readouterr().err
+    assert f"it happened in the battle with seed 0 (to see it: stratagem battle {BATTLE} --seed 0)" \
+        in err
+
+
+def test_a_bad_decision_says_where_to_fix_it(capsys):
+    assert main(["battle", BATTLE, "--decide", "stance=wild"]) == 1
+    err = capsys.readouterr().err
+    assert "fix 'stance' under the scenario's `decisions:`, or the --decide option" in err
+
+
+def test_a_mistyped_decision_is_asked_again(monkeypatch, capsys, tmp_path):
+    text = (SKIRMISH / "battle.yaml").read_text(encoding="utf-8")
+    text = text.replace("ruleset: ruleset.yaml", f"ruleset: {SKIRMISH / 'ruleset.yaml'}")
+    path = tmp_path / "undecided.yaml"
+    path.write_text(text[:text.index("decisions:")], encoding="utf-8")
+    answers = iter(["wild", "bold", "careful", "10", "12"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers, ""))
+    assert main(["battle", str(path), "--interactive", "--json", "--lang", "en"]) == 0
+    captured = capsys.readouterr()
+    assert "wild is not one of the choices; try again." in captured.err
+    stances = json.loads(captured.out)["decisions"]["stance"]
+    assert (stances["Red"][0], stances["Blue"][0]) == ("bold", "careful")
+
+
+def test_the_trace_has_a_version_and_follows_its_schema(capsys, tmp_path):
+    import jsonschema
+
+    assert main(["battle", BATTLE, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["format"], data["version"]) == ("stratagem-trace", 1)
+    schema = json.loads((ROOT / "schemas" / "trace.schema.json").read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator(schema).validate(data)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("[1, 2]", "is not a battle trace: [1, 2] is not of type 'object'"),
+    ('{"format": "stratagem-trace", "version": 1, "ruleset": "x", "decisions": {}, "dice": '
+     '{"a": 1}}', "is not a battle trace: {'a': 1} is not of type 'array' (at $.dice)"),
+    ("{", "is not JSON"),
+])
+def test_a_bad_replay_file_is_told_what_is_wrong(capsys, tmp_path, text, message):
+    trace = tmp_path / "t.json"
+    trace.write_text(text, encoding="utf-8")
+    assert main(["battle", BATTLE, "--replay", str(trace)]) == 1
+    err = capsys.readouterr().err
+    assert message in err and "list indices" not in err
+
+
+def test_odds_json_keys_outcomes_by_their_text(capsys):
+    path = ROOT / "examples" / "war-machine" / "orcs.yaml"
+    assert main(["odds", str(path), "-n", "30", "--json", "--lang", "en"]) == 0
+    outcomes = json.loads(capsys.readouterr().out)["outcomes"]
+    assert not [k for k in outcomes if k.startswith("enum.")]
+    assert outcomes["nobody holds the field"]["value"] == "field_held.none"
+    assert "value" not in outcomes["The orc horde"]

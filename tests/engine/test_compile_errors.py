@@ -4,11 +4,13 @@ from typing import Any
 
 import pytest
 
+from stratagem.compile.ruleset import compile_ruleset
 from stratagem.errors import StratagemError, ValidationFailed
+from stratagem.i18n.catalog import translator
 from stratagem.interp.context import Decisions, Run
 from stratagem.interp.dicesource import SeededDice
+from stratagem.interp.steps import call
 from stratagem.loader.yamlio import load_yaml
-from stratagem.model import compile_ruleset
 
 BASE = """kind: ruleset
 id: tiny
@@ -43,7 +45,7 @@ def failed_fight(text: str) -> tuple[StratagemError, Any]:
     rs = compile_ruleset(load_yaml("tiny.yaml", text=text))
     root = rs.new_entity(rs.kinds["battle"], {}, None)
     with pytest.raises(StratagemError) as failed:
-        rs.call(Run(rs, root, SeededDice(0), Decisions()), "fight", {})
+        call(Run(rs, root, SeededDice(0), Decisions()), "fight", {})
     return failed.value, root
 
 
@@ -59,8 +61,8 @@ def test_a_ruleset_compiled_from_a_document_translates():
     # the engine's own messages (it used to hold a list here, which has no .get).
     rs = compile_ruleset(load_yaml("tiny.yaml", text=BASE + "    - set: {x: 1}\n"))
     assert rs.locale_files == {}
-    assert rs.translate("report.ruleset", {"ruleset": "tiny"}) == "Rules: tiny"
-    assert rs.translate("report.ruleset", {"ruleset": "tiny"}, lang="ru").startswith("Правила")
+    assert translator(rs, "en").t("report.ruleset", ruleset="tiny") == "Rules: tiny"
+    assert translator(rs, "ru").t("report.ruleset", ruleset="tiny").startswith("Правила")
 
 
 def test_unknown_step_names_its_position_and_the_closest_step():
@@ -147,7 +149,7 @@ def test_a_changed_rule_file_is_read_again(tmp_path):
     import os
     import shutil
 
-    from stratagem.model import load_ruleset
+    from stratagem.compile.pipeline import load_ruleset
 
     from .conftest import SKIRMISH
 
@@ -167,17 +169,25 @@ def test_a_changed_rule_file_is_read_again(tmp_path):
 
 @pytest.mark.parametrize("name, hint", [
     ("winer", "did you mean 'winner'?"),
-    ("skill", "the fields of a battle: winner, name, id"),  # a side's field, not a battle's
+    ("skill", "the fields of a battle: winner, name, id, plural"),  # a side's field, not a battle's
 ])
 def test_updating_a_field_the_entity_lacks_is_an_error_at_its_name(name, hint):
-    # The entity an `update` changes is known only when it runs: its fields are checked
-    # then, before anything is changed.
+    # `battle` is known to be the battle: its fields are checked at load, before a battle
     line = f"      set: {{winner: \"'Red'\", {name}: 12}}"
-    failure, root = failed_fight(BASE + "    - update: battle\n" + line + "\n")
-    err = failure.render()
+    (err,) = errors_of("    - update: battle\n" + line + "\n")
     assert err.startswith(f"tiny.yaml:20:{line.index('12') + 1}: ")  # at the value
     assert f"a battle has no field '{name}' to update" in err
     assert err.endswith(f"hint: {hint}")
+
+
+def test_updating_an_entity_of_a_kind_known_only_when_it_runs_is_checked_then():
+    # `first(...)` of a mixed list: the kind is known only when the step runs; its fields
+    # are checked then, before anything is changed.
+    line = "      set: {winner: \"'Red'\", winer: 12}"
+    failure, root = failed_fight(BASE + "    - update: \"first([battle, 1])\"\n" + line + "\n")
+    err = failure.render()
+    assert err.startswith(f"tiny.yaml:20:{line.index('12') + 1}: ")
+    assert "a battle has no field 'winer' to update" in err
     assert root.winner is None  # nothing was changed
 
 
@@ -203,8 +213,16 @@ def test_a_formula_called_with_the_wrong_arguments_says_which(call, message):
                         "  bonus: {params: [mine, theirs], expr: 'mine - theirs'}\n")
     rs = compile_ruleset(load_yaml("tiny.yaml", text=text + "    - set: {x: 1}\n"))
     assert rs.evaluate("bonus(5, 2)") == 3
-    failure, _ = failed_fight(text + f"    - set: {{x: \"{call}\"}}\n")
-    assert message in failure.render()
+    # found at load, at the call (not at the formula's definition), with its parameters
+    with pytest.raises(ValidationFailed) as failed:
+        compile_ruleset(load_yaml("tiny.yaml", text=text + f"    - set: {{x: \"{call}\"}}\n"))
+    (err,) = [e.render() for e in failed.value.errors]
+    assert err.startswith("tiny.yaml:21:16: ") and "($.procedures.fight[0].set.x)" in err
+    assert message in err and err.endswith("hint: bonus(mine, theirs)")
+    # an expression the API evaluates unchecked says the same when it runs
+    with pytest.raises(StratagemError) as ran:
+        rs.evaluate(call)
+    assert message in ran.value.render()
 
 
 def test_a_key_between_two_ranges_names_the_key_as_written():

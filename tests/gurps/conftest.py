@@ -16,7 +16,7 @@ EXAMPLES = ROOT / "examples" / "gurps"
 
 @pytest.fixture(scope="session")
 def core():
-    """The ruleset without a setting (the general rules of seed 000)."""
+    """The ruleset without a setting (the general rules of GURPS Mass Combat)."""
     return load_ruleset("gurps-mass-combat")
 
 

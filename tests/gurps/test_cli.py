@@ -49,7 +49,7 @@ def test_every_example_army_rates_in_both_languages(path, lang, capsys):
 
 
 def test_caliburn_in_russian(capsys):
-    """The worked example, in the seed's own terms."""
+    """The worked example, in the book's own terms."""
     assert main(["battle", str(EXAMPLES / "caliburn.yaml"), "--lang", "ru"]) == 0
     out = capsys.readouterr().out
     assert "Caliburn: Боевой навык 10, Риск -2: Выживание 8, Слава 12." in out
@@ -94,7 +94,7 @@ def test_a_misspelt_troop_type_is_a_clear_error(tmp_path, capsys):
 
 
 def test_an_irregular_elf_is_refused_where_the_army_says_so(tmp_path, capsys):
-    """Seed 000, Yrth: «Из–за их расовых Боевых Рефлексов эльфы не могут быть Иррегулярами»."""
+    """GURPS Mass Combat, Yrth: «Из–за их расовых Боевых Рефлексов эльфы не могут быть Иррегулярами»."""
     path = tmp_path / "army.yaml"
     path.write_text("kind: army\nruleset: gurps-mass-combat/yrth\nname: A\nstrategy: 12\n"
                     "units:\n  - {name: Wild elves, troop: irregular_infantry, race: elf,"

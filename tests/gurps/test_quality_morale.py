@@ -1,5 +1,5 @@
-"""Troop Quality and Morale, raising and paying troops (seed 000, «Качество Войска и Мораль»,
-«Создание и поддержка Армии»; the reconstructed tables of GAPS.md)."""
+"""Troop Quality and Morale, raising and paying troops (GURPS Mass Combat, «Качество Войска и Мораль»,
+«Создание и поддержка Армии»; the reconstructed tables of docs/rulesets/gurps.md, «Readings chosen»)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from .conftest import one, unit
     ("elite", 16, 2, 20),
 ])
 def test_troop_quality_table(core, quality, morale, mult, battles):
-    """GAPS.md, «Troop Quality table — reconstructed»: base morale 8/9/11/13/14/15/16, TS
+    """docs/rulesets/gurps.md, «Readings chosen», «Troop Quality table — reconstructed»: base morale 8/9/11/13/14/15/16, TS
     ×1/2, 1/2, 0.8, 1, 1.2, 1.5, 2; battles none/0/1–2/3–5/6–9/10–19/20+."""
     row = core.lookup("troop_quality", quality)
     assert (row.morale, row.ts, row.battles) == (morale, pytest.approx(mult), battles)
@@ -30,7 +30,7 @@ def test_troop_quality_table(core, quality, morale, mult, battles):
     (18, "elite"),
 ])
 def test_troop_quality_roll(core, roll, quality):
-    """GAPS.md, Troop Quality table: 3d 3–5 Inexperienced, 6–8 Green, 9–12 Average, 13–15
+    """docs/rulesets/gurps.md, «Readings chosen», Troop Quality table: 3d 3–5 Inexperienced, 6–8 Green, 9–12 Average, 13–15
     Seasoned, 16–17 Veteran*, 18 Elite*."""
     assert core.lookup("quality_roll", roll).quality == quality
 
@@ -40,16 +40,16 @@ def test_troop_quality_roll(core, roll, quality):
     ("seasoned", 13, False, 14), ("veteran", 14, True, 16), ("elite", 15, True, 18),
 ])
 def test_typical_skills_and_commanders(core, quality, skill, reflexes, commander):
-    """GAPS.md, «Typical Skills» (Veteran and Elite have Combat Reflexes) and «Unit Commander
+    """docs/rulesets/gurps.md, «Readings chosen», «Typical Skills» (Veteran and Elite have Combat Reflexes) and «Unit Commander
     Experience» (the example's seasoned commander has Strategy 14, the veteran 16)."""
     row = core.lookup("troop_quality", quality)
     assert (row.skill, row.combat_reflexes, row.commander) == (skill, reflexes, commander)
 
 
 def test_leadership_15_and_9_for_seasoned_troops(army):
-    """Seed 000, «Командир отряда и Мораль»: «Бывалый отряд с командиром с Лидерством 15 (+1)
+    """GURPS Mass Combat, «Командир отряда и Мораль»: «Бывалый отряд с командиром с Лидерством 15 (+1)
     будет иметь Мораль 15, а командир с Лидерством 9 (-1) уменьшит Мораль до 13» (−1 per 3
-    levels below 12, as GAPS.md corrects the text's −3)."""
+    levels below 12, as docs/rulesets/gurps.md, «Readings chosen» corrects the text's −3)."""
     side = army([
         "{name: Good, troop: medium_infantry, quality: seasoned, leadership: 15, count: 20}",
         "{name: Poor, troop: medium_infantry, quality: seasoned, leadership: 9, count: 20}",
@@ -66,7 +66,7 @@ def test_leadership_15_and_9_for_seasoned_troops(army):
 
 
 def test_thirty_veteran_heavy_infantry_225_and_180_at_morale_13(army):
-    """Seed 000, «Мораль отряда и Войсковая Сила», example: «взвод Ветеранов Тяжелой Пехоты
+    """GURPS Mass Combat, «Мораль отряда и Войсковая Сила», example: «взвод Ветеранов Тяжелой Пехоты
     (30 солдат с общим TS 225 и базовой Моралью 15) имеет эффективную Мораль 13 ... TS этого
     отряда станет равным 180»."""
     side = army([
@@ -82,7 +82,7 @@ def test_thirty_veteran_heavy_infantry_225_and_180_at_morale_13(army):
 
 
 def test_morale_and_ts_optional(tmp_path: Path):
-    """Seed 000: «По желанию ГМа Войсковая Сила деморализованных отрядов может быть
+    """GURPS Mass Combat: «По желанию ГМа Войсковая Сила деморализованных отрядов может быть
     уменьшена» — battle.morale_affects_ts: false turns the rule off."""
     path = tmp_path / "s.yaml"
     path.write_text(
@@ -96,7 +96,7 @@ def test_morale_and_ts_optional(tmp_path: Path):
 
 
 def test_untested_irregulars_lose_3_morale(army):
-    """Seed 000, Troop Quality table: «(t) — не имеет боевого опыта. Если войска этого
+    """GURPS Mass Combat, Troop Quality table: «(t) — не имеет боевого опыта. Если войска этого
     качества к тому же являются иррегулярами, то их мораль дополнительно уменьшается на‑3»;
     the Caliburn example: «Базовая Мораль головорезов — всего лишь 6»."""
     side = army([
@@ -113,7 +113,7 @@ def test_untested_irregulars_lose_3_morale(army):
 
 
 def test_new_commander_lowers_quality_one_step(army):
-    """Seed 000: «Когда отряд получает нового командира ... уменьшите его Войсковое Качество
+    """GURPS Mass Combat: «Когда отряд получает нового командира ... уменьшите его Войсковое Качество
     на один уровень (кроме как у Неопытных, когда меньше уже некуда)»."""
     side = army([
         "{name: Vets, troop: heavy_infantry, quality: veteran, new_commander: true, count: 10}",
@@ -127,7 +127,7 @@ def test_new_commander_lowers_quality_one_step(army):
 
 
 def test_titus_company_averages_8_battles_then_veteran_after_two_more(army, tmp_path: Path):
-    """Seed 000, «Изменение Качества Войска», example: «87 х 10 для старых солдат. 11 х 1
+    """GURPS Mass Combat, «Изменение Качества Войска», example: «87 х 10 для старых солдат. 11 х 1
     (используйте нижнюю границу опытности в таблице) для новых людей. 870 плюс 11 равно 881.
     Разделим на 98 человек ... Округлим до 8. Рота теперь имеет среднюю опытность 8, что
     делает их всего лишь «бывалыми». Еще два боя вернет им статус «ветеранов»»."""
@@ -155,7 +155,7 @@ def test_titus_company_averages_8_battles_then_veteran_after_two_more(army, tmp_
 
 
 def test_training(army):
-    """Seed 000: «Шесть месяцев военных тренировок превратит Нетренированные войска в
+    """GURPS Mass Combat: «Шесть месяцев военных тренировок превратит Нетренированные войска в
     категорию Неопытных. Год тренировок сделает их Зелеными. Никакие дальнейшие повышения
     качества не могут быть произведены без настоящего боевого опыта»."""
     side = army([
@@ -172,7 +172,7 @@ def test_training(army):
 
 
 def test_raising_cost_upkeep_and_pay(army):
-    """Seed 000, Yrth, «Стоимость войск»: HI $9000, LI $1500, HC $14000; «Добавьте ... $1500 —
+    """GURPS Mass Combat, Yrth, «Стоимость войск»: HI $9000, LI $1500, HC $14000; «Добавьте ... $1500 —
     лучниками с композитными луками, ростовыми луками или арбалетами»; «Стоимость поддержания
     солдата в полевых условиях — $200; рыцаря с лошадью — $800. Месячная плата ожидается в
     размере 10 % от стоимости найма» (× the quality's pay multiplier)."""
@@ -191,7 +191,7 @@ def test_raising_cost_upkeep_and_pay(army):
 
 
 def test_missed_pay_extra_pay_and_conscripts(army):
-    """Seed 000, «Оплата и поддержание войск»: «Мораль падает на 1 после первого
+    """GURPS Mass Combat, «Оплата и поддержание войск»: «Мораль падает на 1 после первого
     неоплаченного дня и на 2 за каждый последующий»; «Каждый второй день после выплаты повышает
     мораль на 1, но это действует только на уничтожение негативных моральных эффектов»;
     «Ограничьте уровень падения Морали Ветеранов и Элиты 14‑тью»; «Дополнительные 50 %
@@ -216,7 +216,7 @@ def test_missed_pay_extra_pay_and_conscripts(army):
 
 
 def test_random_quality_rerolls_veterans_for_a_new_unit(tmp_path: Path):
-    """Seed 000, Troop Quality table: «* — бросьте повторно, если Вы создаете новый отряд»:
+    """GURPS Mass Combat, Troop Quality table: «* — бросьте повторно, если Вы создаете новый отряд»:
     a newly raised unit rolling 17 (Veteran) rolls again and a 10 makes it Average; a unit
     that is not new keeps the Veteran it rolled."""
     path = tmp_path / "s.yaml"
@@ -236,7 +236,7 @@ def test_random_quality_rerolls_veterans_for_a_new_unit(tmp_path: Path):
 
 
 def test_titus_morale_example(tmp_path: Path):
-    """Seed 000, «Мораль», example: «Титус Мегалосский управляет отрядом ветеранов — базовая
+    """GURPS Mass Combat, «Мораль», example: «Титус Мегалосский управляет отрядом ветеранов — базовая
     Мораль 15. Грабеж в этом месяце выдался на славу, что даст +1 к Морали ... В первый же час
     битвы Титус был ранен (-1 к Морали). Поэтому ее ээфективный уровень снова стал равным 15.
     Но после битвы Мораль вновь поднимется до 16.» — a campaign modifier stays, a wounded

@@ -1,4 +1,4 @@
-"""Troop Strength (seed 000, «Войсковая Сила (TS)»): every figure its examples state, and the
+"""Troop Strength (GURPS Mass Combat, «Войсковая Сила (TS)»): every figure its examples state, and the
 rules of each line of its tables, computed from army files."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from .conftest import unit
 
 
 def test_knights_ts_8_and_11_with_crossbows(army):
-    """Seed 000, «Тип войска», examples: «Средневековые рыцари — это тяжелая кавалерия, что
+    """GURPS Mass Combat, «Тип войска», examples: «Средневековые рыцари — это тяжелая кавалерия, что
     дает им TS 8 (5 за тяжелое оружие и броню и 3 за тяжелых коней). Если они укомплектованы
     арбалетами, то их TS равен 11»."""
     side = army([
@@ -24,7 +24,7 @@ def test_knights_ts_8_and_11_with_crossbows(army):
 
 
 def test_tl7_air_cavalry_152(army):
-    """Seed 000, «Тип войска», examples: TL7 air cavalry, «шести легких пехотинцев и
+    """GURPS Mass Combat, «Тип войска», examples: TL7 air cavalry, «шести легких пехотинцев и
     вертолета ... TS 17 от каждого солдата (3 за легкое оружие и броню, +7 за штурмовую
     винтовку и +7 за мобильность) плюс TS 50 вертолета ... итоговую Войсковую Силу 152»."""
     side = army([("{name: Air cavalry, troop: light_infantry, count: 6, mobility: flying,"
@@ -35,7 +35,7 @@ def test_tl7_air_cavalry_152(army):
 
 
 def test_hobbit_infantry_2_and_5(army):
-    """Seed 000, «Нечеловеческие расы»: «хоббиты — пенальти‑1 ... легкая пехота хоббитов
+    """GURPS Mass Combat, «Нечеловеческие расы»: «хоббиты — пенальти‑1 ... легкая пехота хоббитов
     будет иметь TS 2, а их же тяжелая пехота с пращами — TS 5»."""
     side = army([
         "{name: Hobbit spears, troop: light_infantry, race: hobbit, count: 1}",
@@ -46,13 +46,13 @@ def test_hobbit_infantry_2_and_5(army):
 
 
 def test_lizard_men_plus_3(army):
-    """Seed 000, «Нечеловеческие расы»: «ящеролюди получают бонус +3»."""
+    """GURPS Mass Combat, «Нечеловеческие расы»: «ящеролюди получают бонус +3»."""
     side = army(["{name: Lizards, troop: medium_infantry, race: lizard_man, count: 10}"])
     assert unit(side, "Lizards").ts == 10 * (4 + 3)
 
 
 def test_racial_modifier_from_st_ht_hits_and_super_strength(army):
-    """Seed 000, «Нечеловеческие расы»: «половине от (модификатор ST + модификатор HT +
+    """GURPS Mass Combat, «Нечеловеческие расы»: «половине от (модификатор ST + модификатор HT +
     дополнительные хиты) — причем каждый уровень Сверхчеловеческой Силы добавляет 10 к
     модификатору ST»; «TS не может понизиться меньше чем до 1 из–за расовых пенальти.
     Бонусы за оружие дальнего боя и броню добавляются после»."""
@@ -70,7 +70,7 @@ def test_racial_modifier_from_st_ht_hits_and_super_strength(army):
 
 
 def test_superhuman_armour_and_flight(army):
-    """Seed 000, «Сверхсила»: high DR uses the high-tech armour rule (+DR/2); a flyer with
+    """GURPS Mass Combat, «Сверхсила»: high DR uses the high-tech armour rule (+DR/2); a flyer with
     ranged attacks takes the helicopter's TS, one without only the flying mobility (+TL)."""
     side = army([
         "{name: Brick, troop: creature, equipment: heavy, armour_dr: 30, count: 1}",
@@ -83,7 +83,7 @@ def test_superhuman_armour_and_flight(army):
 
 
 def test_irregulars_lose_a_third_rounded_down(army):
-    """Seed 000, «Экипировка»: «Иррегуляры‑1/3 TS (округляя вниз)» — a third, rounded down,
+    """GURPS Mass Combat, «Экипировка»: «Иррегуляры‑1/3 TS (округляя вниз)» — a third, rounded down,
     is taken off (Yrth's II 2 and IC 3 from LI 3 and LC 4)."""
     side = army([
         "{name: II, troop: irregular_infantry, count: 1}",
@@ -98,7 +98,7 @@ def test_irregulars_lose_a_third_rounded_down(army):
 
 
 def test_no_stirrups_fine_weapons_experimental_crews(army):
-    """Seed 000: «Нет стремян ‑1» (mounted only); «Качественное или Высококачественное
+    """GURPS Mass Combat: «Нет стремян ‑1» (mounted only); «Качественное или Высококачественное
     оружие +1»; «Экспериментальное оружие»: «уменьшая вполовину ... его Войсковую Силу»;
     crews acting apart from their engine «TS таких солдат считается равным 2»."""
     side = army([
@@ -121,7 +121,7 @@ def test_no_stirrups_fine_weapons_experimental_crews(army):
     ("pistol", 3), ("rifle", 6),
 ])
 def test_ranged_weapons(army, weapon, ts):
-    """Seed 000, «Дальнобойное оружие»: «Праща, дротики +1 / Обычный лук +2 / Длинный лук,
+    """GURPS Mass Combat, «Дальнобойное оружие»: «Праща, дротики +1 / Обычный лук +2 / Длинный лук,
     композитный лук или арбалет +3 / Пистолет ... +3 / Винтовка ... +TL» (here TL6)."""
     side = army([f"{{name: Shooters, troop: light_infantry, ranged: {weapon}, count: 1}}"], tl=6)
     assert unit(side, "Shooters").ts == 3 + ts
@@ -133,13 +133,13 @@ def test_ranged_weapons(army, weapon, ts):
     ("bomber", 100), ("helicopter", 50), ("modern_artillery", 100),
 ])
 def test_special_weapons(army, weapon, ts):
-    """Seed 000, «Специальное оружие»: the TS of each weapon, its crew included."""
+    """GURPS Mass Combat, «Специальное оружие»: the TS of each weapon, its crew included."""
     side = army([f"{{name: Weapons, troop: special_weapon, special: {weapon}, count: 2}}"])
     assert unit(side, "Weapons").ts == 2 * ts
 
 
 def test_chariots_add_an_extra_shooter(army):
-    """Seed 000, «Специальное оружие»: «Легкие колесницы (TL2-) (добавьте TS дополнительного
+    """GURPS Mass Combat, «Специальное оружие»: «Легкие колесницы (TL2-) (добавьте TS дополнительного
     Легкого стрелка) +15» — the driver (light, bow) 5, the chariot 15, the shooter 5."""
     side = army([("{name: Chariots, troop: light_infantry, special: light_chariot, ranged: bow,"
                  " count: 4}")], tl=2)
@@ -156,7 +156,7 @@ def test_chariots_add_an_extra_shooter(army):
     ("were_boar", 10), ("were_tiger", 15), ("were_eagle", 7),
 ])
 def test_yrth_troop_types(army, troop, ts):
-    """Seed 000, «Армии Yrth`а — Типы войск», and the dragons and shapeshifters of
+    """GURPS Mass Combat, «Армии Yrth`а — Типы войск», and the dragons and shapeshifters of
     «Нечеловеческие расы»: each type's printed TS."""
     side = army([f"{{name: U, troop: {troop}, count: 1}}"], ruleset="gurps-mass-combat/yrth")
     assert unit(side, "U").ts == ts
@@ -168,14 +168,14 @@ def test_yrth_troop_types(army, troop, ts):
     ("lizard_man", 3), ("zombie", 3), ("skeleton", -1),
 ])
 def test_yrth_races(army, race, mod):
-    """Seed 000, «Армии Yrth`а — Нечеловеческие расы»: «Расовый модификатор TS ...»."""
+    """GURPS Mass Combat, «Армии Yrth`а — Нечеловеческие расы»: «Расовый модификатор TS ...»."""
     side = army([f"{{name: U, troop: medium_infantry, race: {race}, count: 1}}"],
                 ruleset="gurps-mass-combat/yrth")
     assert unit(side, "U").ts == 4 + mod
 
 
 def test_centaurs_as_irregular_cavalry(army):
-    """Seed 000, Yrth: «Кентавры: Считайте их Иррегулярной Кавалерией (IC) ... Расовый
+    """GURPS Mass Combat, Yrth: «Кентавры: Считайте их Иррегулярной Кавалерией (IC) ... Расовый
     модификатор TS +2» — IC 3 + 2."""
     side = army(["{name: Herd, troop: irregular_cavalry, race: centaur, count: 10}"],
                 ruleset="gurps-mass-combat/yrth")
@@ -183,7 +183,7 @@ def test_centaurs_as_irregular_cavalry(army):
 
 
 def test_undead_have_no_morale(army):
-    """Seed 000, Yrth: «Зомби не подвержены действию Морали»: their TS ignores Morale."""
+    """GURPS Mass Combat, Yrth: «Зомби не подвержены действию Морали»: their TS ignores Morale."""
     side = army([("{name: Zombies, troop: medium_infantry, race: zombie, count: 10,"
                  " morale_mod: -5}")], ruleset="gurps-mass-combat/yrth")
     zombies = unit(side, "Zombies")
@@ -192,7 +192,7 @@ def test_undead_have_no_morale(army):
 
 
 def test_sappers_in_a_siege_and_their_limit(tmp_path):
-    """Seed 000, Yrth, «Саперы (MN)»: «TS 2 при битве "в чистом поле" и TS 8 в случае осады.
+    """GURPS Mass Combat, Yrth, «Саперы (MN)»: «TS 2 при битве "в чистом поле" и TS 8 в случае осады.
     Саперы с TS 8 могут составлять не более чем 10 % (до 1000) ... Саперы сверх этой величины
     имеют TS 2»; dwarven sappers «имеют TS 10 при осаде»."""
     from stratagem.api import load_scenario
@@ -217,7 +217,7 @@ def test_sappers_in_a_siege_and_their_limit(tmp_path):
 
 
 def test_engines_limited_to_a_tenth_of_a_field_army(army):
-    """Seed 000, Yrth: «Осадные Машины обоих размеров не могут составлять больше чем 10 % от
+    """GURPS Mass Combat, Yrth: «Осадные Машины обоих размеров не могут составлять больше чем 10 % от
     TS полевой армии»."""
     side = army(["{name: Foot, troop: medium_infantry, count: 225}",
                  "{name: Catapults, troop: small_engine, count: 10}"],
@@ -232,7 +232,7 @@ def test_engines_limited_to_a_tenth_of_a_field_army(army):
     ("fighter_aircraft", "", 25), ("modern_artillery", "", 100),
 ])
 def test_ww1_troop_types(army, troop, extra, ts):
-    """Seed 000, «Армии Первой Мировой войны»: LC TS 10, LI TS 9, II TS 2 «Добавьте бонусы за
+    """GURPS Mass Combat, «Армии Первой Мировой войны»: LC TS 10, LI TS 9, II TS 2 «Добавьте бонусы за
     дальнобойное оружие, если оно доступно», LA TS 15, FA TS 25, MA TS 100 (a TL6 army)."""
     side = army([f"{{name: U, troop: {troop}, count: 1{extra}}}"], ruleset="gurps-mass-combat/ww1")
     assert side.tl == 6
@@ -240,7 +240,7 @@ def test_ww1_troop_types(army, troop, extra, ts):
 
 
 def test_ww1_artillery_limit(army):
-    """Seed 000, WWI: «Артиллерия не может представлять более чем 10 % от TS полевой армии»."""
+    """GURPS Mass Combat, WWI: «Артиллерия не может представлять более чем 10 % от TS полевой армии»."""
     side = army(["{name: Rifles, troop: light_infantry, count: 100}",
                  "{name: Guns, troop: modern_artillery, count: 2}"],
                 ruleset="gurps-mass-combat/ww1")
@@ -249,7 +249,7 @@ def test_ww1_artillery_limit(army):
 
 
 def test_quick_and_dirty_equivalences(core):
-    """Seed 000, «"Быстрый и Грязный" Массовый Бой»: «500 Иррегулярных Пехотинцев
+    """GURPS Mass Combat, «"Быстрый и Грязный" Массовый Бой»: «500 Иррегулярных Пехотинцев
     приблизительно равны ... 125 Тяжелым Кавалеристам»; «500 Неопытных рекрутов
     приблизительно равны 300 Зеленым солдатам, 250 Средним ... 125 Элитным»."""
     assert core.evaluate("quick_equivalent('heavy_cavalry', 'average', 125)") == 500

@@ -13,12 +13,12 @@ from stratagem.cli import main
 from stratagem.errors import StratagemError
 from stratagem.i18n.catalog import engine_catalog
 from stratagem.i18n.engine_keys import EngineKeys, scan_source
-from stratagem.loader import Validator
+from stratagem.api import validate
 
 BROKEN = sorted((Path(__file__).parent.parent / "broken").glob("*.yaml"))
 
 def _errors(path: Path) -> list[StratagemError]:
-    return Validator().validate(str(path))
+    return validate(path)
 
 
 @pytest.mark.parametrize("path", BROKEN, ids=lambda p: p.name)

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
+from stratagem.compile.pipeline import validate_file
 from stratagem.errors import StratagemError, ValidationFailed
-from stratagem.loader import validate_file
 from stratagem.loader.resolve import load_document
 from stratagem.loader.schema import (
     KINDS,
@@ -76,7 +76,7 @@ def test_steps_are_named_in_errors() -> None:
          "split it into one step per key"),
         ("this step has no step key", "9:9",
          ("start the step with one of: set, roll, check, contest, lookup, for_each, if, repeat, "
-          "decide, update, create, emit, call, return, break, require")),
+          "decide, update, create, emit, call, return, break, require, schedule, remove")),
         ("this repeat never ends: it needs 'until', 'while' or 'max'", "11:17", ""),
     ]
 
@@ -158,7 +158,7 @@ def test_army_errors_name_the_entity_and_the_closest_value(ruleset: Any) -> None
 def test_the_scenario_schema_knows_the_battle_sides_and_decisions(ruleset: Any) -> None:
     schema = scenario_schema(ruleset)
     Draft202012Validator.check_schema(schema)
-    assert set(schema["properties"]["battle"]["properties"]) == {"name", "id", "terrain", "days"}
+    assert set(schema["properties"]["battle"]["properties"]) == {"name", "id", "plural", "terrain", "days"}
     assert list(schema["properties"]["decisions"]["properties"]) == ["risk"]
     text = ("kind: scenario\nruleset: skirmish\nbattle: {terain: open}\nsides:\n  - army: a.yaml\n"
             "  - {name: Blue}\n  - {units: [{troop: archers}]}\ndecisions:\n  risk: {Red: 7}\n"
@@ -172,7 +172,7 @@ def test_the_scenario_schema_knows_the_battle_sides_and_decisions(ruleset: Any) 
 
 
 def test_validate_file_calls_the_compiler(monkeypatch: pytest.MonkeyPatch) -> None:
-    import stratagem.model
+    import stratagem.compile.pipeline
 
     seen = []
 
@@ -180,11 +180,15 @@ def test_validate_file_calls_the_compiler(monkeypatch: pytest.MonkeyPatch) -> No
         seen.append(doc["id"])
         raise ValidationFailed([StratagemError("compiler says no")])
 
-    monkeypatch.setattr(stratagem.model, "compile_ruleset", compile_ruleset)
+    monkeypatch.setattr(stratagem.compile.pipeline, "compile_ruleset", compile_ruleset)
+    monkeypatch.setattr(stratagem.compile.pipeline, "_CACHE", {})
     assert [e.message for e in validate_file(RULESET)] == ["compiler says no"]
     assert seen == ["skirmish"]
+    # an army of a ruleset that does not compile: the ruleset's own errors, as `battle`
+    # would raise them (the ruleset is compiled once)
     found = validate_file(FIXTURES / "army.yaml")
-    assert [e.message for e in found] == ["the ruleset 'skirmish/ruleset.yaml' has 1 error"]
+    assert [e.message for e in found] == ["compiler says no"]
+    assert seen == ["skirmish"]
 
 
 @pytest.mark.parametrize("text, message, hint", [

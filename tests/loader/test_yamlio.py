@@ -191,3 +191,13 @@ def fail_path(path: Path) -> StratagemError:
     with pytest.raises(StratagemError) as caught:
         load_yaml(path)
     return caught.value
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be"])
+def test_a_utf16_file_is_named_as_such_at_its_start(tmp_path, encoding):
+    path = tmp_path / "army.yaml"
+    path.write_bytes("kind: army\nname: Red\n".encode(encoding))
+    with pytest.raises(StratagemError) as caught:
+        load_yaml(path)
+    assert caught.value.message == "the file is UTF-16 text, not UTF-8"
+    assert (caught.value.location.line, caught.value.location.column) == (1, 1)

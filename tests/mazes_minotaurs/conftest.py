@@ -1,4 +1,4 @@
-"""Fixtures for the Mazes & Minotaurs Epic Battles tests (rulesets/mazes-minotaurs, seed 003)."""
+"""Fixtures for the Mazes & Minotaurs Epic Battles tests (rulesets/mazes-minotaurs, Epic Battles)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from stratagem.api import load_ruleset
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples" / "mazes-minotaurs"
 SCENARIOS = Path(__file__).resolve().parent / "scenarios"
-SEED = "seed 003 (/work/shared/seeds/003_dc6d2fa9e030db4f.txt)"
+SEED = "Mazes & Minotaurs, Epic Battles"
 
 
 @pytest.fixture(scope="session")
@@ -46,7 +46,7 @@ def sides(result: Any) -> dict[str, Any]:
 
 
 def losses(count: int, percent: Any) -> int:
-    """The seed's percentage losses, rounded down (a regiment loses whole soldiers)."""
+    """The book's percentage losses, rounded down (a regiment loses whole soldiers)."""
     return int(count * percent // 100)
 
 

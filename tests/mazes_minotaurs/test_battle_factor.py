@@ -1,6 +1,6 @@
-"""Battle Factor = (2 × aggression + equipment + abilities) × size (seed 003, «Боевой Фактор»).
+"""Battle Factor = (2 × aggression + equipment + abilities) × size (Epic Battles, «Боевой Фактор»).
 
-Each test quotes the seed's worked example it reproduces. Units are rated through
+Each test quotes the book's worked example it reproduces. Units are rated through
 army files, so the catalogue, the unit's own fields and the derived values all count.
 """
 
@@ -19,7 +19,7 @@ def _rate(write, units_yaml: str, heroes_yaml: str = "") -> dict:
 
 
 def test_seed_examples_of_four_peoples(write):
-    # seed 003, «Боевой Фактор», worked examples:
+    # Epic Battles, «Боевой Фактор», worked examples:
     # "Люди: ... итоговый Боевой Фактор равен 6"; "Мирмидоны: ... 11 умножается на 0,1
     # ... и дает в итоге 1,1"; "Трагосы-мародеры: ... Боевой Фактор равный 4".
     found = _rate(write, """
@@ -33,9 +33,9 @@ def test_seed_examples_of_four_peoples(write):
 
 
 def test_centaurs_from_their_abilities_follow_the_rule_text(write):
-    # seed 003, «Боевой Фактор»: centaurs are Dangerous (+2), no armour, Charge +1,
+    # Epic Battles, «Боевой Фактор»: centaurs are Dangerous (+2), no armour, Charge +1,
     # Marksmanship +1, Supernatural endurance +2, Trample +1, Super agility; the example
-    # counts Super agility at +1 and prints 8 (7 without bows). GAPS.md: the ability list
+    # counts Super agility at +1 and prints 8 (7 without bows). docs/rulesets/mazes-minotaurs.md, «Readings chosen»: the ability list
     # gives Super agility +2 and the rule text wins: 9 with bows, 8 without.
     found = _rate(write, """
   - {name: Archers, creature: centaur, count: 1}
@@ -50,7 +50,7 @@ def test_centaurs_from_their_abilities_follow_the_rule_text(write):
 
 
 def test_missile_abilities_count_only_with_bows(write):
-    # seed 003, «Боевой Фактор», footnote *, and «Специальные Отряды»: "Лучники — единственный
+    # Epic Battles, «Боевой Фактор», footnote *, and «Специальные Отряды»: "Лучники — единственный
     # тип отрядов, которые могут использовать премии от способностей связанных с
     # дистанционным оружием"; javelins count as melee.
     found = _rate(write, """
@@ -63,7 +63,7 @@ def test_missile_abilities_count_only_with_bows(write):
 
 
 def test_horses_cavalry_and_chariots(write):
-    # seed 003, «Специальные Отряды»: "Обычные лошади имеют БФ равный 4"; "тяжелый,
+    # Epic Battles, «Специальные Отряды»: "Обычные лошади имеют БФ равный 4"; "тяжелый,
     # полностью бронированный всадник будет иметь Боевой Фактор равный 10 (6 сам всадник
     # и 4 его лошадь)"; "боевая колесница с двумя лошадями (БФ=8), несущая полностью
     # снаряженного воина (БФ=6), будет иметь итоговый БФ равный 15" (the driver adds nothing).
@@ -78,7 +78,7 @@ def test_horses_cavalry_and_chariots(write):
 
 
 def test_size_multiplies_without_rounding(write):
-    # seed 003, «Боевой Фактор»: "Крошечный = 1/10, Маленький = 1/5, Средний = 1,
+    # Epic Battles, «Боевой Фактор»: "Крошечный = 1/10, Маленький = 1/5, Средний = 1,
     # Большой = x2, Гигантский = x5). Не округляйте значение!"
     found = _rate(write, """
   - {name: Small tragos, creature: tragos, size: small, count: 1}
@@ -93,7 +93,7 @@ def test_size_multiplies_without_rounding(write):
 
 
 def test_every_listed_ability_adds_its_bonus(rs):
-    # seed 003, «Боевой Фактор», the list of special abilities and their BF bonuses.
+    # Epic Battles, «Боевой Фактор», the list of special abilities and their BF bonuses.
     printed = {"charge": 1, "missile_weapons": 1, "grab": 2, "natural_armour": 2,
                "crushing_blow": 2, "mind_magic": 4, "fear_aura": 2, "regeneration": 1,
                "invulnerability": 4, "supernatural_endurance": 2, "lightning_speed": 2,
@@ -104,7 +104,7 @@ def test_every_listed_ability_adds_its_bonus(rs):
 
 
 def test_a_unit_may_state_its_battle_factor(write):
-    # GAPS.md, M&M: "reproduced by stating BF 8 directly for that unit, which army files
+    # docs/rulesets/mazes-minotaurs.md, «Readings chosen», M&M: "reproduced by stating BF 8 directly for that unit, which army files
     # must allow" — a stated BF wins over the catalogue.
     found = _rate(write, "  - {name: Centaurs, creature: centaur, bf: 8, count: 50}")
     assert found["Centaurs"].battle_factor == 8
@@ -112,7 +112,7 @@ def test_a_unit_may_state_its_battle_factor(write):
 
 
 def test_pyrrhus_individual_battle_factor(write):
-    # seed 003, «Уникальные Противники»: a hero's BF is "модификатору Ближнего боя с
+    # Epic Battles, «Уникальные Противники»: a hero's BF is "модификатору Ближнего боя с
     # премиями +1 за каждый предмет снаряжения ... +2 для копьеносцев и кентавров, +1 для
     # аристократов, варваров и амазонок". Pyrrhus: Melee +5, class +2, full kit +3, and the
     # example prints "индивидуальный БФ равный 9" — its own parts add up to 10 (a slip the

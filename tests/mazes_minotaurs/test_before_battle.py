@@ -1,4 +1,4 @@
-"""Morale, omens, oratory, Tactics and leaderless troops (seed 003, «Мораль и Командование»,
+"""Morale, omens, oratory, Tactics and leaderless troops (Epic Battles, «Мораль и Командование»,
 «Перед битвой», «Фаза решения», «Потеря генерала», «Фаза морали»)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Fatigue (seed 003, «Фаза стратегии: Усталость»)."""
+"""Fatigue (Epic Battles, «Фаза стратегии: Усталость»)."""
 
 from __future__ import annotations
 

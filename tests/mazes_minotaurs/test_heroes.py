@@ -1,4 +1,4 @@
-"""The heroes phase (seed 003, «Фаза героев»: «Боевые раны», «Боевые подвиги»)."""
+"""The heroes phase (Epic Battles, «Фаза героев»: «Боевые раны», «Боевые подвиги»)."""
 
 from __future__ import annotations
 

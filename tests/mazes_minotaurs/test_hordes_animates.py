@@ -1,4 +1,4 @@
-"""Hordes and animates (seed 003, «Мораль и Командование», «Фаза морали»)."""
+"""Hordes and animates (Epic Battles, «Мораль и Командование», «Фаза морали»)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Sea battles (seed 003, «Морские сражения»; the weather table from GAPS.md)."""
+"""Sea battles (Epic Battles, «Морские сражения»; the weather table from docs/rulesets/mazes-minotaurs.md, «Readings chosen»)."""
 
 from __future__ import annotations
 
@@ -128,7 +128,7 @@ def sea():
 
 
 def test_weather_modifier_accumulates(sea):
-    # «Последовательность раундов и Погода» (GAPS.md): 1d10 + the cumulative modifier; strong
+    # «Последовательность раундов и Погода» (docs/rulesets/mazes-minotaurs.md, «Readings chosen»): 1d10 + the cumulative modifier; strong
     # wind +1, storm +2 for the next round; "Если оба адмирала выкинут «Шторм», они оба
     # добавят к броску погодных условий в следующем раунде +4".
     weather = [(name(e["side"]), e["roll"], e["modifier"], e["total"], e["next"])

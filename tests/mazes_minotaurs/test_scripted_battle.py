@@ -1,6 +1,6 @@
 """A scripted three-hour battle (tests/mazes_minotaurs/scenarios/scripted-land.yaml).
 
-Dice and decisions are given, so every figure follows from seed 003's round sequence
+Dice and decisions are given, so every figure follows from Epic Battles's round sequence
 («Последовательность раундов»): reserves, a 10+ victory and its choice (both options),
 the loss of a general and a successor, a failed morale check with 20 % more losses,
 and an orderly withdrawal that ends the battle.

@@ -1,4 +1,4 @@
-"""Sieges (seed 003, «Осады»): a round is a day, losses ÷ 5, walls and engines, starvation,
+"""Sieges (Epic Battles, «Осады»): a round is a day, losses ÷ 5, walls and engines, starvation,
 no withdrawal for the defender, and its "flight" is a surrender."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Strength of regiments and armies, superiority, unique foes (seed 003, «Сила полка»,
+"""Strength of regiments and armies, superiority, unique foes (Epic Battles, «Сила полка»,
 «Уникальные Противники», «Превосходство»)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from .conftest import EXAMPLES, army, by_name, duel, events, losses, name, units
 
 
 def test_regiment_strength_is_count_times_bf(write):
-    # seed 003, «Сила полка»: "полк из 100 солдат с БФ равным 6, будет иметь общее количество
+    # Epic Battles, «Сила полка»: "полк из 100 солдат с БФ равным 6, будет иметь общее количество
     # Силы равной 600 ... может быть раздроблен на два меньших полка из 50 солдат (каждый из
     # которых имеет теперь Силу равную 300)".
     side = rate_army(load_army(write(army("""
@@ -23,7 +23,7 @@ def test_regiment_strength_is_count_times_bf(write):
 
 
 def test_mixed_regiment(write):
-    # seed 003, «Сила полка»: "объединенная сила из 100 солдат — людей (Боевой Фактор 6) и
+    # Epic Battles, «Сила полка»: "объединенная сила из 100 солдат — людей (Боевой Фактор 6) и
     # 50 Кентавров (Боевой Фактор 8) имели бы общее количество Силы, равное 1000".
     side = rate_army(load_army(write(army("""
   - {name: Men of the phalanx, regiment: Phalanx, creature: human, count: 100}
@@ -36,9 +36,9 @@ def test_mixed_regiment(write):
 
 
 def test_army_strength_of_the_worked_example():
-    # seed 003, «Сила полка»: "общая сила 100 людей-воинов (Сила 600), 100 мирмидонов
+    # Epic Battles, «Сила полка»: "общая сила 100 людей-воинов (Сила 600), 100 мирмидонов
     # (Сила 110) и 50 Кентавров с луками (Сила 400) будет равна 1110" (centaurs at the
-    # example's BF 8, stated; GAPS.md).
+    # example's BF 8, stated; docs/rulesets/mazes-minotaurs.md, «Readings chosen»).
     side = rate_army(EXAMPLES / "seed-army.yaml").side
     found = by_name(side.units)
     assert found["Human warriors"].strength == 600
@@ -48,7 +48,7 @@ def test_army_strength_of_the_worked_example():
 
 
 def test_superiority_table(rs):
-    # seed 003, «Превосходство»: "отряд из 200 солдат (Сила 1200) против 50 кентавров
+    # Epic Battles, «Превосходство»: "отряд из 200 солдат (Сила 1200) против 50 кентавров
     # (Сила 400) получила бы премию Превосходства +3"; the town defence: "800 \ 300 = 2,6
     # ... премию Превосходства +2"; the table runs from "Меньше чем 1.5 к 1 — 0" to
     # "По крайней мере 10 к 1 или более +10".
@@ -63,7 +63,7 @@ def test_superiority_table(rs):
 
 
 def test_superiority_in_battle(write):
-    # seed 003, «Превосходство»: 200 soldiers (1200) against 50 centaurs stated at 400: +3
+    # Epic Battles, «Превосходство»: 200 soldiers (1200) against 50 centaurs stated at 400: +3
     # for the stronger side only.
     result = run_battle(write(duel(
         "      - {name: Soldiers, creature: human, count: 200}",
@@ -76,7 +76,7 @@ def test_superiority_in_battle(write):
 
 
 def test_unique_foes_add_strength_but_are_never_casualties(write):
-    # seed 003, «Уникальные Противники»: monsters add their BF to their regiment's strength;
+    # Epic Battles, «Уникальные Противники»: monsters add their BF to their regiment's strength;
     # PCs and major NPCs add their individual BF; "уникальные противники никогда не будут
     # подчиняться общей Морали отряда или входить в число его потерь".
     text = duel(
@@ -101,7 +101,7 @@ def test_unique_foes_add_strength_but_are_never_casualties(write):
 
 
 def test_followers_take_the_usual_percentage(write):
-    # seed 003, «Последователи и Главный НИП»: followers count among the % losses; "не имеет
+    # Epic Battles, «Последователи и Главный НИП»: followers count among the % losses; "не имеет
     # никаких эффектов, если последователей меньше чем пять" (20 % of 4 rounds down to 0).
     text = duel(
         "      - {name: Hoplites, creature: human, count: 100}\n"
@@ -119,7 +119,7 @@ def test_followers_take_the_usual_percentage(write):
 
 
 def test_a_mixed_regiment_is_committed_as_one(write):
-    # seed 003, «Фаза стратегии»: the general commits regiments or holds them back; the parts
+    # Epic Battles, «Фаза стратегии»: the general commits regiments or holds them back; the parts
     # of a mixed regiment («Сила полка») move together, by the regiment's name.
     text = duel(
         "      - {name: Men of the phalanx, regiment: Phalanx, creature: human, count: 100}\n"

@@ -1,5 +1,5 @@
-"""The seed's worked example of battle modifiers: a town defended against tragos raiders
-(seed 003, «Вычисление Модификаторов сражения»)."""
+"""The book's worked example of battle modifiers: a town defended against tragos raiders
+(Epic Battles, «Вычисление Модификаторов сражения»)."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def test_first_hour_modifiers(seed):
 
 
 def test_the_horde_has_no_general_and_rolls_its_risk():
-    # seed 003, «Орда»: hordes need no general and have no morale; «Тактический Риск»:
+    # Epic Battles, «Орда»: hordes need no general and have no morale; «Тактический Риск»:
     # "Для Орд, Тактический Риск определяется случайным образом с помощью броска 1D3".
     result = run_battle(TOWN, seed=3)
     horde = next(s for s in result.root.sides if s.name == "Tragos raiders")

@@ -1,4 +1,4 @@
-"""Fixtures for the War Machine tests (rulesets/war-machine, seed 002 and GAPS.md)."""
+"""Fixtures for the War Machine tests (rulesets/war-machine, War Machine and docs/rulesets/war-machine.md, «Readings chosen»)."""
 
 from __future__ import annotations
 

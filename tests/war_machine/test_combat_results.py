@@ -1,4 +1,4 @@
-"""The Combat Results table — seed 002, "Применение результатов боя".
+"""The Combat Results table — War Machine, "Применение результатов боя".
 
 "Вычтите исход проигравшего из исхода победителя. Найдите разность в левой колонке таблицы
 Результаты боя. Примените потери, усталость и локацию к победившему (W) и проигравшему (L)".
@@ -14,7 +14,7 @@ from stratagem.api import run_battle
 
 from .conftest import duel, events, forces, name
 
-# The seed's table as printed: difference -> W %, L %, W fatigue, L fatigue, W place, L place.
+# The book's table as printed: difference -> W %, L %, W fatigue, L fatigue, W place, L place.
 # N/M/S = no / moderate / serious fatigue; F, F+#, R, R+#, "Бегство" (rout), "-" (destroyed).
 SEED_TABLE = [
     ((1, 8), 0, 10, "N", "N", "F", "R"),

@@ -1,6 +1,6 @@
-"""Part 2 of the War Machine (GAPS.md, "Part 2 — found (Rules Cyclopedia, chapter 9)"):
+"""Part 2 of the War Machine (docs/rulesets/war-machine.md, «Readings chosen», "Part 2 — found (Rules Cyclopedia, chapter 9)"):
 the tactics matrix, movement, forced march, the optional modifiers; and the Step 4
-modifiers of seed 002 that depend on the battlefield.
+modifiers of War Machine that depend on the battlefield.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from .conftest import EXAMPLES, duel, events, forces, name
 
 TACTICS = ["overrun", "attack", "envelop", "trap", "hold", "withdraw"]
 
-# GAPS.md's tactics table, row = B's choice, column = A's choice, cell = "A / B".
-GAPS_TACTICS = """
+# docs/rulesets/war-machine.md, «Readings chosen»'s tactics table, row = B's choice, column = A's choice, cell = "A / B".
+TACTICS_TABLE = """
 Overrun  | C2/C2  | −20/C2 | C1/+10  | +20/C2  | −25/C2  | C3/+20
 Attack   | C2/−20 | C1/C1  | −10/C1  | +10/C1  | C−1/—   | C2/+10
 Envelop  | +10/C1 | C1/−10 | NE      | −20/C−1 | C2/+20  | C−1/+10
@@ -35,7 +35,7 @@ def _effect(text: str) -> tuple[int, int]:
 
 
 def _gaps_cells():
-    for line in GAPS_TACTICS.strip().splitlines():
+    for line in TACTICS_TABLE.strip().splitlines():
         b, *cells = [c.strip() for c in line.split("|")]
         for a, cell in zip(TACTICS, cells):
             yield a, b.lower(), cell
@@ -122,14 +122,14 @@ def _modifiers(result, force):
 
 
 @pytest.mark.parametrize("fields, reason, value", [
-    # optional modifiers (GAPS.md): Information +50/+20/+10/-25, Surprise +40/+20
+    # optional modifiers (docs/rulesets/war-machine.md, «Readings chosen»): Information +50/+20/+10/-25, Surprise +40/+20
     ("information: plan_known", "information", 50),
     ("information: good", "information", 20),
     ("information: some", "information", 10),
     ("information: misinformed", "information", -25),
     ("surprise: ambush", "surprise", 40),
     ("surprise: camp", "surprise", 20),
-    # seed 002, Step 4: morale, environment, terrain, immunities, fatigue
+    # War Machine, Step 4: morale, environment, terrain, immunities, fatigue
     ("home_domain: true", "home_domain", 10),
     ("beaten_before: true", "beaten_before", 10),
     ("environment: very_favourable", "environment", 25),
@@ -149,7 +149,7 @@ def test_force_modifiers(write, fields, reason, value):
 
 
 def test_leaders_removed_help_the_enemy(write):
-    # GAPS.md: "leader removed +30, other officer +10" — to the force facing them.
+    # docs/rulesets/war-machine.md, «Readings chosen»: "leader removed +30, other officer +10" — to the force facing them.
     text = duel("{name: Red, count: 100, br: 100, leader_removed: true, officer_removed: true}",
                 "{name: Blue, count: 100, br: 100}")
     result = run_battle(write(text), dice=[50, 49], dice_fallback=True)
@@ -267,7 +267,7 @@ def test_no_defender_bonus_when_both_defend(write):
 @pytest.mark.parametrize("count, numerator, denominator", [
     (10, 1, 1), (50, 1, 1), (51, 2, 3), (100, 2, 3), (101, 1, 2), (5000, 1, 2)])
 def test_movement_rate_by_force_size(rs, count, numerator, denominator):
-    # GAPS.md: "up to 50 troops move at full rate, 51-100 at 2/3, 101+ at 1/2".
+    # docs/rulesets/war-machine.md, «Readings chosen»: "up to 50 troops move at full rate, 51-100 at 2/3, 101+ at 1/2".
     row = rs.lookup("march_size", count)
     assert (row.numerator, row.denominator) == (numerator, denominator)
 
@@ -303,7 +303,7 @@ def test_forced_march(write):
 
 
 @pytest.mark.parametrize("klass, results", [
-    # GAPS.md's forced-march table, one row per class, 1d6 = 1..6
+    # docs/rulesets/war-machine.md, «Readings chosen»'s forced-march table, one row per class, 1d6 = 1..6
     ("untrained", ["F", "FM", "FS", "M", "M", "M"]),
     ("poor", ["F", "FM", "FS", "N", "N", "M"]),
     ("below_average", ["F", "FM", "FM", "FS", "M", "M"]),

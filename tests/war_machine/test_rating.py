@@ -1,6 +1,7 @@
-"""Steps 1-3 of seed 002 (BFR, troop class, BR) and the quick BR.
+"""Steps 1-3 of War Machine (BFR, troop class, BR) and the quick BR.
 
-Seed: /work/shared/seeds/002_25fdfdf7bce6606e.txt; corrections: /work/shared/seeds/GAPS.md.
+Source: the War Machine chapter of the Rules Cyclopedia (its Russian translation); where the
+printed figures differ: docs/rulesets/war-machine.md, «Where the printed figures differ».
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ from .conftest import EXAMPLES, events
 
 ELVES = EXAMPLES / "elves.yaml"
 
-# Seed 002, "Шаг 3", the example: bonus 10 added "за a. ..., c. и d. ..., h. и i. ...,
-# j. и k. ... и l." — plus e. (12 of 500 elves have magic items, 2.4 % >= 1 %; GAPS.md).
+# War Machine, "Шаг 3", the example: bonus 10 added "за a. ..., c. и d. ..., h. и i. ...,
+# j. и k. ... и l." — plus e. (12 of 500 elves have magic items, 2.4 % >= 1 %; docs/rulesets/war-machine.md, «Readings chosen»).
 ELF_STATEMENTS = {"a": True, "b": False, "c": True, "d": True, "e": True, "f": False,
                   "g": False, "h": True, "i": True, "j": True, "k": True, "l": True}
 
@@ -26,7 +27,7 @@ def elves():
 
 
 def test_elf_prince_bfr_96_class_good(elves):
-    # Seed 002, "Шаг 3", example: "БРО равен 96 и класс отряда "хороший"".
+    # War Machine, "Шаг 3", example: "БРО равен 96 и класс отряда "хороший"".
     force = elves.side.forces[0]
     assert force.count == 500  # "отряд из 500 эльфов"
     assert force.bfr == 96
@@ -44,8 +45,8 @@ def test_elf_prince_bfr_comes_from_the_five_factors(elves):
 
 
 def test_elf_prince_bonus_10_and_br_186(elves):
-    # Seed 002: "Бонус равен 10% от 96: 9,6, что округляется до 10." The seed prints BR 176
-    # (eight statements); GAPS.md: statement e holds too, "bonus 10 applied nine times, BR 186".
+    # War Machine: "Бонус равен 10% от 96: 9,6, что округляется до 10." The seed prints BR 176
+    # (eight statements); docs/rulesets/war-machine.md, «Readings chosen»: statement e holds too, "bonus 10 applied nine times, BR 186".
     force = elves.side.forces[0]
     assert force.bonus == 10
     assert force.statements == 9
@@ -72,7 +73,7 @@ def test_rate_explain_lists_each_statement(capsys, lang, yes, no, klass):
 
 
 def test_stated_bfr_gives_the_same_br(write):
-    # The rules let the seed's example state BFR 96 instead of its inputs.
+    # The rules let the book's example state BFR 96 instead of its inputs.
     army = write("""
 kind: army
 ruleset: war-machine
@@ -169,7 +170,7 @@ def test_special_troops(write):
     (300, "elite"),
 ])
 def test_troop_class_table(rs, bfr, klass):
-    # Seed 002, "Таблица класса отряда": 0-20 ... 126+.
+    # War Machine, "Таблица класса отряда": 0-20 ... 126+.
     assert rs.lookup("class_by_bfr", bfr).troop_class == klass
 
 
@@ -189,7 +190,7 @@ def test_bonus_added_up_to_twelve_times(write):
 
 
 def test_quick_br_seed_bands(write):
-    # Seed 002, "Быстрый боевой рейтинг": leader's level 5 + level 1-2: +20 + archers +10
+    # War Machine, "Быстрый боевой рейтинг": leader's level 5 + level 1-2: +20 + archers +10
     # + flyers +10 + maximum damage 8.
     force = _force(write, "count: 200, rating: quick, leader_level: 5, troop_level: 2, "
                           "missile: 50, flyers: 10, max_damage: 8")
@@ -201,7 +202,7 @@ def test_quick_br_seed_bands(write):
     (6, 55, 55), (7, 65, 65), (8, 65, 65), (9, 80, 80), (14, 80, 80),
 ])
 def test_quick_br_bands_seed_and_original(level, seed_bonus, original_bonus):
-    # GAPS.md: the seed's bands (1-2: +20, 3-4: +30, 5-6: +55, 7-8: +65, 9+: +80) and the
+    # docs/rulesets/war-machine.md, «Readings chosen»: the book's bands (1-2: +20, 3-4: +30, 5-6: +55, 7-8: +65, 9+: +80) and the
     # English original's (under 1 HD: 20, 1-2: 30, 3-4: 40, 5-6: 55, 7-8: 65, 9+: 80).
     seed = load_ruleset("war-machine")
     original = load_ruleset("war-machine/original-quick-br")
@@ -210,6 +211,6 @@ def test_quick_br_bands_seed_and_original(level, seed_bonus, original_bonus):
 
 
 def test_stated_br_is_kept(write):
-    # Seed 002, "Разделение отрядов": "отряд из 1 000 орков (БР 72)" — a BR the GM states.
+    # War Machine, "Разделение отрядов": "отряд из 1 000 орков (БР 72)" — a BR the GM states.
     force = _force(write, "count: 1000, br: 72")
     assert force.br == 72 and force.bfr is None

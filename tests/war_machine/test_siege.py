@@ -1,4 +1,4 @@
-"""Simple sieges — GAPS.md, "Part 2 — found (Rules Cyclopedia, chapter 9)":
+"""Simple sieges — docs/rulesets/war-machine.md, «Readings chosen», "Part 2 — found (Rules Cyclopedia, chapter 9)":
 
 "defender's troops count ×4 for the troop ratio; the defender ignores Retreat and Rout;
 defender casualties are halved; a besieger gains +5 BR per week. A defender without clerics

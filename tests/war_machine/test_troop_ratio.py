@@ -1,10 +1,10 @@
-"""The troop ratio — seed 002, "Шаг 4 ... 1. Соотношение сил" and its "Пояснения".
+"""The troop ratio — War Machine, "Шаг 4 ... 1. Соотношение сил" and its "Пояснения".
 
 "+15 если 1,5:1, +30 если 2:1, +45 если 3:1, +60 если 4:1, +70 если 5:1, +80 если 6:1,
 +90 если 7:1, +100 если 8-10:1, +110 если 11-15:1, +120 если 16-20:1, +130 если 21-30:1,
 +140 если 31-40:1, +150 если 41-50:1, +160 если 51-60:1 и т.д." — "Если получилось от 1,01
 до 1,5 используйте модификатор 1,5. Только более многочисленная сторона получает этот бонус".
-The ladder goes on +10 for each further 10:1 (the issue; GAPS.md reading).
+The ladder goes on +10 for each further 10:1 (the issue; docs/rulesets/war-machine.md, «Readings chosen» reading).
 """
 
 from __future__ import annotations

@@ -15,7 +15,8 @@ from stratagem import __version__, _native
 from stratagem.errors import Keyed, StratagemError, Texts
 
 #: Subcommand modules, in the order ``--help`` lists them.
-COMMANDS = ["battle", "odds", "rate", "roll", "validate", "schema", "rulesets", "i18n"]
+COMMANDS = ["battle", "odds", "rate", "roll", "validate", "schema", "rulesets", "i18n",
+            "campaign"]
 
 EXIT_OK, EXIT_USER_ERROR, EXIT_USAGE = 0, 1, 2
 
@@ -79,7 +80,19 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         importlib.import_module(f"stratagem.cli.{name}").register(sub)
+    _know_own_parsers(sub)
     return parser
+
+
+def _know_own_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Each (sub)command remembers its parser, so that a mistake in its arguments is
+    reported with its own usage, not the top level's."""
+    for command in sub.choices.values():
+        if command.get_default("parser") is None:
+            command.set_defaults(parser=command)
+        for action in command._subparsers._group_actions if command._subparsers else []:
+            if isinstance(action, argparse._SubParsersAction):
+                _know_own_parsers(action)
 
 
 def error_texts(args: argparse.Namespace) -> Texts | None:
@@ -98,7 +111,10 @@ def main(argv: list[str] | None = None) -> int:
 
     _argparse_speaks(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        unrecognized = argparse._("unrecognized arguments: %s")  # type: ignore[attr-defined]
+        (getattr(args, "parser", None) or parser).error(unrecognized % " ".join(unknown))
     if not getattr(args, "run", None):
         parser.print_help()
         return EXIT_USAGE

@@ -3,18 +3,25 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
-
-from stratagem.errors import Keyed, Texts
+import functools
+import sys
+from typing import TYPE_CHECKING, Any
 
 from stratagem.cli.common import (
+    add_format,
     add_lang,
+    add_table_options,
     ask,
+    chosen_format,
     chosen_lang,
     parse_decisions,
     parse_dice_list,
     write_out,
 )
+from stratagem.errors import Keyed
+
+if TYPE_CHECKING:
+    from stratagem.i18n.catalog import Translator
 
 EPILOG = """examples:
   stratagem battle my-battle.yaml --lang ru --explain          # why did I lose?
@@ -23,6 +30,8 @@ EPILOG = """examples:
   stratagem battle my-battle.yaml --dice 14,10,8,[3,5,1,6]     # the dice rolled at the table
   stratagem battle my-battle.yaml --decide risk:Aldric=-2      # a GM decision
   stratagem battle my-battle.yaml --interactive                # be asked for dice and decisions
+  stratagem battle my-battle.yaml --format html -o report.html # a page to share or print
+  stratagem battle my-battle.yaml --format md --explain        # for a forum or a wiki
 
 The shipped examples are in the examples/ folder of the source tree.
 """
@@ -38,18 +47,17 @@ def register(sub: Any) -> None:
                    help="seed of the dice (default: the scenario's `seed:`, else 0)")
     add_lang(p)
     p.add_argument("--explain", action="store_true", help="show how every number arose")
-    p.add_argument("--json", action="store_true", help="print the whole trace as JSON")
-    p.add_argument("--dice", metavar="LIST", default=None,
-                   help="scripted dice results in roll order (totals, or [faces])")
+    add_format(p)
+    add_table_options(p)
     p.add_argument("--dice-fallback", action="store_true",
                    help="after the scripted dice run out, roll seeded dice")
-    p.add_argument("--decide", action="append", metavar="ID[:WHO]=VALUE",
-                   help="a GM decision (repeatable); overrides the scenario's")
     p.add_argument("--replay", metavar="TRACE.json",
                    help="fight again with the dice and decisions recorded by --json")
-    p.add_argument("--interactive", action="store_true",
-                   help="ask at the terminal for every roll and every decision not given")
-    p.set_defaults(run=run)
+    p.set_defaults(run=run, parser=p)
+
+
+#: How many mistyped answers to one question before the default is taken.
+MAX_TRIES = 10
 
 
 def decision_prompt(decision: str, who: str, info: dict[str, Any]) -> Keyed:
@@ -64,37 +72,59 @@ def decision_prompt(decision: str, who: str, info: dict[str, Any]) -> Keyed:
                  choices=listed, default=default)
 
 
-def _asker(texts: Texts | None) -> Any:
+def _ask_decision(t: Translator, decision: str, who: str, info: dict[str, Any]) -> Any:
+    """Ask for a decision until the answer is one of the choices (or in the range); an
+    empty answer takes the default."""
     from stratagem.cli.common import parse_value
 
-    def ask_decision(decision: str, who: str, info: dict[str, Any]) -> Any:
-        answer = ask(decision_prompt(decision, who, info), texts).strip()
-        return parse_value(answer) if answer else info.get("default")
-
-    return ask_decision
+    choices = info.get("choices")
+    rng = info.get("range")
+    default = info.get("default")
+    for _ in range(MAX_TRIES):
+        answer = ask(decision_prompt(decision, who, info), t.catalog).strip()
+        if not answer:
+            return default
+        value = parse_value(answer)
+        fits = (value in choices) if choices else (
+            isinstance(value, int) and not isinstance(value, bool) and rng[0] <= value <= rng[1]
+            if rng else True)
+        if fits:
+            return value
+        sys.stderr.write(t.t("decision.invalid_answer", value=answer) + "\n")
+    return default
 
 
 def run(args: argparse.Namespace) -> int:
     from stratagem.api import load_scenario, replay_inputs, run_battle
-    from stratagem.report import translator
+    from stratagem.i18n.catalog import translator
 
     scenario = load_scenario(args.scenario)
     dice = parse_dice_list(args.dice) if args.dice else None
     decisions = parse_decisions(args.decide)
+    if args.replay and (args.seed is not None or args.dice):
+        args.parser.error("--replay fights the recorded battle again with its own dice: "
+                          "leave out --seed and --dice")
     if args.replay:
         dice, recorded = replay_inputs(args.replay)
         decisions = {**recorded, **decisions}
     lang = chosen_lang(args.lang)
-    texts = (translator(scenario.ruleset, lang, scenario.names).catalog if args.interactive
-             else None)
+    t = translator(scenario.ruleset, lang, scenario.names)
+    asked = functools.partial(_ask_decision, t)
     result = run_battle(
         scenario, seed=args.seed, dice=dice, decisions=decisions, lang=lang,
         dice_fallback=args.dice_fallback,
-        ask_dice=(lambda prompt: ask(prompt, texts)) if args.interactive else None,
-        ask_decision=_asker(texts) if args.interactive else None,
+        ask_dice=(lambda prompt: ask(prompt, t.catalog)) if args.interactive else None,
+        ask_decision=asked if args.interactive else None,
     )
-    if args.json:
-        write_out(result.to_json())
+    fmt = chosen_format(args)
+    if fmt == "json":
+        write_out(result.to_json(), args.output)
+    elif fmt == "text":
+        write_out(result.report(lang=lang, explain=args.explain), args.output)
     else:
-        write_out(result.report(lang=lang, explain=args.explain))
+        from stratagem.render import render
+        from stratagem.render.views import battle_view
+
+        view = battle_view(result, lang, args.explain)
+        write_out(render("battle", fmt, view, result.ruleset), args.output)
     return 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any
 
@@ -56,6 +57,16 @@ def add_lang(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lang", default=None, metavar="LANG", help=LANGS_HELP)
     parser.add_argument("--locales", action="append", default=[], metavar="DIR",
                         help=LOCALES_HELP)
+
+
+def add_table_options(parser: argparse.ArgumentParser) -> None:
+    """--dice, --decide and --interactive: the dice and decisions of the table."""
+    parser.add_argument("--dice", metavar="LIST", default=None,
+                        help="scripted dice results in roll order (totals, or [faces])")
+    parser.add_argument("--decide", action="append", metavar="ID[:WHO]=VALUE",
+                        help="a GM decision (repeatable); overrides the scenario's")
+    parser.add_argument("--interactive", action="store_true",
+                        help="ask at the terminal for every roll and every decision not given")
 
 
 def parse_value(text: str) -> Any:
@@ -139,7 +150,40 @@ def ask(prompt: str, texts: Texts | None = None) -> str:
         return ""
 
 
-def write_out(text: str) -> None:
-    sys.stdout.write(text)
+def write_out(text: str, path: str | None = None) -> None:
+    """Print ``text``, or with ``path`` (``-o FILE``) write it there atomically."""
     if not text.endswith("\n"):
-        sys.stdout.write("\n")
+        text += "\n"
+    if path and path != "-":
+        from stratagem.render import write_file
+
+        write_file(path, text)
+        return
+    sys.stdout.write(text)
+
+
+def add_format(parser: argparse.ArgumentParser) -> None:
+    """``--format text|md|html|json``, ``--json`` (the same as ``--format json``), ``-o``."""
+    from stratagem.render import FORMATS
+
+    parser.add_argument("--format", choices=FORMATS, default=None,
+                        help="text (default), md (Markdown), html (one self-contained page) "
+                             "or json")
+    parser.add_argument("--json", action="store_true", help="the same as --format json")
+    parser.add_argument("-o", "--output", metavar="FILE", default=None,
+                        help="write to FILE (atomically) instead of printing")
+
+
+def chosen_format(args: argparse.Namespace) -> str:
+    """The output format: ``--format``, else json with ``--json``, else what the name given
+    to ``-o`` ends with (.md, .html, .json), else text."""
+    if args.format and args.json and args.format != "json":
+        raise StratagemError(f"--json and --format {args.format} disagree",
+                             hint="give one of them")
+    if args.format:
+        return str(args.format)
+    if args.json:
+        return "json"
+    suffix = os.path.splitext(args.output or "")[1].lower()
+    return {".md": "md", ".markdown": "md", ".html": "html", ".htm": "html",
+            ".json": "json"}.get(suffix, "text")

@@ -25,6 +25,22 @@ from typing import Any
 
 from stratagem.errors import Location, StratagemError
 
+CHECK_EPILOG = """examples:
+  stratagem i18n check                               every shipped ruleset and the engine
+  stratagem i18n check --ruleset war-machine         one shipped ruleset
+  stratagem i18n check --ruleset ./my-rules          a ruleset folder of your own
+  stratagem i18n check --format json                 the same report as JSON
+
+Exit status 1 when a key is missing, a placeholder or plural form is wrong, or a file does
+not load. See docs/translating.md.
+"""
+
+SHOW_EPILOG = """examples:
+  stratagem i18n show report.rounds --lang ru --param n=3
+  stratagem i18n show battle.fight --ruleset war-machine --param winner=Orcs --param difference=5
+  stratagem i18n show report.winner --locales my-locales/pl.yaml --lang pl --param side=Rome
+"""
+
 
 def register(sub: Any) -> None:
     """Add ``i18n`` and its subcommands to the command line."""
@@ -39,6 +55,7 @@ def register(sub: Any) -> None:
         help="list missing and unused keys per language (exit 1 if any is missing)",
         description="Check the engine's locale files and each ruleset's: missing and unused "
         "keys, placeholders that differ between languages, plural forms a language needs.",
+        epilog=CHECK_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     check.add_argument("--ruleset", action="append", metavar="ID",
                        help="check only this ruleset (a shipped id or a folder); repeatable")
@@ -49,6 +66,7 @@ def register(sub: Any) -> None:
         "show",
         help="print one text, formatted",
         description="Print the text of KEY in a language, with parameters filled in.",
+        epilog=SHOW_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     show.add_argument("key", metavar="KEY", help="a message key, e.g. report.rounds")
     show.add_argument("--lang", default=None, help="language code (default: $LANGUAGE, $LC_ALL, "
@@ -158,7 +176,7 @@ def _read(folder: Path, lang: str) -> list[Any]:
 
 def _keys_of(ref: str) -> set[str]:
     """The keys a ruleset or setting uses, from the engine's model (imported only now)."""
-    from stratagem.model import load_ruleset
+    from stratagem.compile.pipeline import load_ruleset
 
     return set(load_ruleset(ref).message_keys())
 
@@ -172,7 +190,7 @@ def _check_target(name: str, folder: Path, shipped: bool) -> Any:
     own = _overlay_locales(folder)
     inherited: dict[str, list[Path]] = {}
     try:
-        from stratagem.model import load_ruleset
+        from stratagem.compile.pipeline import load_ruleset
 
         for lang, paths in load_ruleset(folder).locale_files.items():
             inherited[lang] = [p for p in paths if p.parent != own]

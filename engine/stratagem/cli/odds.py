@@ -7,34 +7,66 @@ import sys
 import time
 from typing import Any
 
-from stratagem.cli.common import add_lang, chosen_lang, parse_decisions, write_out
+from stratagem.cli.common import (
+    add_format,
+    add_lang,
+    chosen_format,
+    chosen_lang,
+    parse_decisions,
+    write_out,
+)
 
 EPILOG = """examples:
   stratagem odds my-battle.yaml -n 1000
   stratagem odds my-battle.yaml -n 5000 --seed 100 --json
   stratagem odds my-battle.yaml -n 20000 -j 4
+  stratagem odds my-battle.yaml -n 2000 --format html -o odds.html
+
+Shares come with their 95 % (Wilson) intervals; the numbers summarised (median, 10th and
+90th percentiles) are those the ruleset's `report.odds` names. The JSON output is described
+by schemas/odds.schema.json.
 
 Battle i uses seed SEED+i, so the figures are the same for any number of jobs.
 """
+
+
+def _between(lo: int, hi: int) -> Any:
+    """An argparse type: a whole number from ``lo`` to ``hi`` (else a usage mistake, exit 2)."""
+
+    def check(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"must be between {lo:,} and {hi:,}, got {value}")
+        return value
+
+    return check
 
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
         "odds", help="simulate a battle many times and show how often each side wins",
         description="Fight the scenario N times with seeds SEED, SEED+1, ... and count outcomes "
-                    "(the ruleset's `outcome:`), with the average end value of each reported "
-                    "number.", epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+                    "(the ruleset's `outcome:`), with the distribution of the numbers the "
+                    "ruleset summarises (`report.odds`).", epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("scenario", help="scenario file (kind: scenario)")
-    p.add_argument("-n", type=int, default=1000, help="number of battles (default 1000)")
+    p.add_argument("-n", type=_between(1, 1_000_000), default=1000,
+                   help="number of battles, 1 to 1,000,000 (default 1000)")
     p.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
-    p.add_argument("-j", "--jobs", type=int, metavar="N",
+    p.add_argument("-j", "--jobs", type=_between(1, 256), metavar="N",
                    help="fight the battles in N processes at once (default: one per CPU core "
                         "for 200 battles or more)")
     p.add_argument("--decide", action="append", metavar="ID[:WHO]=VALUE",
                    help="a GM decision (repeatable)")
     add_lang(p)
-    p.add_argument("--json", action="store_true", help="print the figures as JSON")
-    p.add_argument("--quiet", action="store_true", help="no progress line")
+    add_format(p)
+    p.add_argument("--timings", action="store_true",
+                   help="add the seconds taken to the JSON (which is otherwise the same for "
+                        "the same battles, byte for byte)")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress bar (there is none when stderr is not a terminal)")
     p.set_defaults(run=run)
 
 
@@ -43,41 +75,44 @@ def run(args: argparse.Namespace) -> int:
     import json
 
     from stratagem.api import load_scenario
-    from stratagem.errors import StratagemError
-    from stratagem.odds import default_jobs, simulate
+    from stratagem.odds import default_jobs, readable_outcomes, simulate
 
-    if args.n < 1 or args.n > 1_000_000:
-        raise StratagemError("-n must be between 1 and 1,000,000")
-    if args.jobs is not None and not 1 <= args.jobs <= 256:
-        raise StratagemError("--jobs must be between 1 and 256")
     scenario = load_scenario(args.scenario)
     # The ruleset and the scenario live as long as the process: the garbage collector
     # need not walk them again after each battle (measured: 5-8 % of the time).
     gc.freeze()
     lang = chosen_lang(args.lang)
-    show = not args.quiet and not args.json and sys.stderr.isatty()
+    fmt = chosen_format(args)
     started = time.perf_counter()
-    shown = [""]
-
-    if show:
-        from stratagem.report import translator
-
-        t = translator(scenario.ruleset, lang, scenario.names)
-
-    def progress(done: int) -> None:
-        if show:
-            shown[0] = t.t("progress.battles", done=done, n=args.n)
-            print(f"\r{shown[0]}", end="", file=sys.stderr, flush=True)
-
     jobs = args.jobs or default_jobs(args.n)
-    figures = simulate(scenario, args.n, args.seed, parse_decisions(args.decide), progress, jobs)
-    if show:
-        print("\r" + " " * len(shown[0]) + "\r", end="", file=sys.stderr)
-    figures["seconds"] = round(time.perf_counter() - started, 3)
-    if args.json:
-        write_out(json.dumps(figures, ensure_ascii=False, indent=1))
+    with _progress(scenario.ruleset, lang, args.n, quiet=args.quiet) as bar:
+        figures = simulate(scenario, args.n, args.seed, parse_decisions(args.decide),
+                           lambda done: bar.update(done - bar.n), jobs)
+    if fmt == "json":
+        figures = {"ruleset": scenario.ruleset.ref, "scenario": scenario.name, **figures}
+        figures["outcomes"] = readable_outcomes(scenario.ruleset, figures["outcomes"], lang)
+        if args.timings:
+            figures["seconds"] = round(time.perf_counter() - started, 3)
+        write_out(json.dumps(figures, ensure_ascii=False, indent=1), args.output)
     else:
         from stratagem.odds import render_odds
 
-        write_out(render_odds(scenario.ruleset, figures, lang, scenario.names))
+        write_out(render_odds(scenario.ruleset, figures, lang, fmt, scenario.names),
+                  args.output)
     return 0
+
+
+#: Seconds between two redraws of the progress bar at most.
+REDRAW = 0.2
+
+
+def _progress(ruleset: Any, lang: str, n: int, quiet: bool) -> Any:
+    """A progress bar on stderr (percentage, battles a second, time left), only when
+    stderr is a terminal."""
+    from tqdm import tqdm
+
+    from stratagem.i18n.catalog import translator
+
+    return tqdm(total=n, unit=translator(ruleset, lang).t("progress.unit"), file=sys.stderr,
+                disable=quiet or not sys.stderr.isatty(), leave=False, dynamic_ncols=True,
+                mininterval=REDRAW)

@@ -5,12 +5,13 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from stratagem.cli.common import add_lang, chosen_lang, write_out
+from stratagem.cli.common import add_format, add_lang, chosen_format, chosen_lang, write_out
 
 EPILOG = """examples:
   stratagem rate my-army.yaml
   stratagem rate my-army.yaml --explain --lang ru
   stratagem rate my-army.yaml --json
+  stratagem rate my-army.yaml --format html -o roster.html  # a roster sheet to print
 """
 
 
@@ -22,7 +23,7 @@ def register(sub: Any) -> None:
     p.add_argument("army", help="army file (kind: army)")
     add_lang(p)
     p.add_argument("--explain", action="store_true", help="show how each value arose")
-    p.add_argument("--json", action="store_true", help="print the values as JSON")
+    add_format(p)
     p.set_defaults(run=run)
 
 
@@ -31,8 +32,15 @@ def run(args: argparse.Namespace) -> int:
 
     lang = chosen_lang(args.lang)
     rated = rate_army(args.army, explain=True, lang=lang)
-    if args.json:
-        write_out(rated.to_json())
+    fmt = chosen_format(args)
+    if fmt == "json":
+        write_out(rated.to_json(), args.output)
+    elif fmt == "text":
+        write_out(rated.report(lang=lang, explain=args.explain), args.output)
     else:
-        write_out(rated.report(lang=lang, explain=args.explain))
+        from stratagem.render import render
+        from stratagem.render.views import rating_view
+
+        view = rating_view(rated, lang, args.explain)
+        write_out(render("rate", fmt, view, rated.ruleset), args.output)
     return 0

@@ -9,11 +9,12 @@ from __future__ import annotations
 import argparse
 import json
 import random
-from typing import TYPE_CHECKING
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from stratagem.cli.common import add_format, add_lang
 
 if TYPE_CHECKING:
-    from fractions import Fraction
-
     from stratagem.dice import Distribution
 
 EPILOG = """\
@@ -24,6 +25,7 @@ examples:
   stratagem roll "(TL/2)d - DR" --set TL=6 --set DR=2
   stratagem roll "2x(1d+2-DR)" --set DR=1 two separate hits and their sum
   stratagem roll 3d --dist --json         odds as JSON (exact fractions as "n/d")
+  stratagem roll 3d --dist --format html -o 3d.html   a page with a bar chart
   stratagem roll --seed 1 -- -d6+10       an expression starting with "-" goes last, after --
 
 The dice language is described in docs/dice.md.
@@ -35,7 +37,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser = subparsers.add_parser(
         "roll",
         help="roll a dice expression or show its exact distribution",
-        description="Roll a dice expression (4d+20%%, 2d20kh1, (TL/2)d-DR, 2x(1d+2), d6!...) "
+        description="Roll a dice expression (4d+20%, 2d20kh1, (TL/2)d-DR, 2x(1d+2), d6!...) "
         "or, with --dist, print its exact distribution.",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -45,7 +47,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.add_argument(
         "--dist", action="store_true", help="print the exact distribution instead of rolling"
     )
-    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+    add_format(parser)
+    add_lang(parser)
     parser.add_argument(
         "--set",
         dest="names",
@@ -86,6 +89,7 @@ def parse_names(pairs: list[str]) -> dict[str, int]:
 
 def run(args: argparse.Namespace) -> int:
     """Roll (or with ``--dist`` describe) the expression and print it."""
+    from stratagem.cli.common import chosen_format, chosen_lang, write_out
     from stratagem.dice import DiceDialect, parse_dice
 
     if args.sides < 1:
@@ -94,15 +98,30 @@ def run(args: argparse.Namespace) -> int:
         raise DiceValueError(f"--sides must be at least 1, not {args.sides}")
     names = parse_names(args.names)
     expr = parse_dice(args.expression, DiceDialect(default_sides=args.sides))
+    fmt = chosen_format(args)
     if args.dist:
+        from stratagem.render.views import dist_view
+
         dist = expr.distribution(names)
-        if args.json:
-            print(json.dumps(dist_json(expr.text, dist), indent=2))
+        if fmt == "json":
+            write_out(json.dumps(dist_json(expr.text, dist), indent=2), args.output)
+            return 0
+        view = dist_view(expr.text, dist, chosen_lang(args.lang))
+        if fmt == "text":
+            write_out(dist_text(view), args.output)
         else:
-            print(dist_text(expr.text, dist))
+            from stratagem.render import render
+
+            write_out(render("roll", fmt, view, None), args.output)
         return 0
+    if fmt in ("md", "html"):
+        from stratagem.dice import DiceValueError
+
+        raise DiceValueError(f"--format {fmt} shows a distribution: add --dist",
+                             hint=f"stratagem roll '{args.expression}' --dist --format {fmt}")
     result = expr.roll(random.Random(args.seed), names)
-    print(json.dumps(result.to_dict(), indent=2) if args.json else result.describe())
+    write_out(json.dumps(result.to_dict(), indent=2) if fmt == "json" else result.describe(),
+              args.output)
     return 0
 
 
@@ -111,7 +130,14 @@ def _fraction(value: object) -> str:
 
 
 def dist_json(text: str, dist: Distribution) -> dict[str, object]:
-    """The ``--dist --json`` object: exact probabilities as ``"n/d"`` strings."""
+    """The ``--dist --json`` object: exact probabilities as ``"n/d"`` strings; ``at_least``
+    and ``at_most`` are the chances of each outcome or more, or less."""
+    below: Fraction | int = 0
+    at_least, at_most = {}, {}
+    for outcome, p in dist.pmf.items():
+        at_least[str(outcome)] = _fraction(1 - below)
+        below += p
+        at_most[str(outcome)] = _fraction(below)
     return {
         "expression": text,
         "percent": dist.is_percent,
@@ -121,25 +147,24 @@ def dist_json(text: str, dist: Distribution) -> dict[str, object]:
         "mean": _fraction(dist.mean),
         "mean_decimal": float(dist.mean),
         "pmf": {str(outcome): _fraction(p) for outcome, p in dist.pmf.items()},
+        "at_least": at_least,
+        "at_most": at_most,
     }
 
 
-def dist_text(text: str, dist: Distribution) -> str:
-    """A table of outcome, probability (fraction and percent) and cumulative percent."""
-    pct = "%" if dist.is_percent else ""
-    head = text
-    if dist.repetitions > 1:
-        head += f"  (the sum of {dist.repetitions} results)"
-    rows = [("outcome", "probability", "percent", "cumulative")]
-    running: int | Fraction = 0
-    for outcome, p in dist.pmf.items():
-        running += p
-        rows.append((f"{outcome}{pct}", _fraction(p), f"{float(p):.4%}", f"{float(running):.4%}"))
-    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+def dist_text(view: dict[str, Any]) -> str:
+    """A table of each outcome's probability (a fraction, then exactly, at least, at most)
+    with a bar chart beside it."""
+    text = view["text"]
+    head = view["title"] + "".join(f"  ({m})" for m in view["meta"])
+    rows = [(text["outcome_col"], "", text["exactly"], text["at_least"], text["at_most"])]
+    rows += [(r["outcome"], r["fraction"], r["exactly_text"], r["at_least_text"],
+              r["at_most_text"]) for r in view["rows"]]
+    widths = [max(len(row[i]) for row in rows) for i in range(5)]
     lines = [head]
-    for row in rows:
-        lines.append("  ".join(cell.rjust(width) for cell, width in zip(row, widths)))
-    lines.append(
-        f"min {dist.min}{pct}  max {dist.max}{pct}  mean {dist.mean} = {float(dist.mean):.4f}{pct}"
-    )
+    for row, bar in zip(rows, [""] + [r["bar"] for r in view["rows"]]):
+        cells = "  ".join(cell.rjust(width) for cell, width in zip(row, widths))
+        lines.append(f"{cells}  {bar}".rstrip())
+    lines.append(f"{text['min']} {view['min']}  {text['max']} {view['max']}  "
+                 f"{text['mean']} {view['mean']}")
     return "\n".join(lines)

@@ -2,7 +2,8 @@
 
 Every error of every file is printed as ``file:line:col: message ($.path)`` with a
 hint; a parse error in one file does not stop the others. Exit 0 when all files
-are valid, 1 otherwise. The loader is imported inside :func:`run`.
+are valid, 1 otherwise. Each file goes through the pipeline ``battle`` uses
+(``stratagem.api.validate``), imported inside :func:`run`.
 """
 
 from __future__ import annotations
@@ -47,14 +48,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def run(args: argparse.Namespace) -> int:
+    from stratagem.api import validate
     from stratagem.i18n.catalog import engine_catalog
-    from stratagem.loader import Validator
 
     texts = engine_catalog(chosen_lang(args.lang))
-    validator = Validator()
     results = []
     for name in args.files:
-        errors = validator.validate(name)
+        errors = validate(name)
         results.append({"file": name, "valid": not errors,
                         "errors": [{**e.to_json(texts), "context": e.context} for e in errors]})
     if args.format == "json":

@@ -9,28 +9,7 @@ expression with a caret under it, ready to print.
 
 from __future__ import annotations
 
-from stratagem.errors import LimitError, StratagemError, Texts
-
-#: How many characters of a long expression are shown around the caret.
-_WINDOW = 60
-
-
-def caret_context(text: str, pos: int) -> str:
-    """Return ``text`` and a caret line pointing at the 0-based offset ``pos``.
-
-    Long expressions are cut to a window around ``pos`` with ``…`` marks;
-    control characters are shown as ``?`` so the caret stays aligned.
-    """
-    pos = max(0, min(pos, len(text)))
-    start = max(0, pos - _WINDOW // 2)
-    end = min(len(text), start + _WINDOW)
-    shown = "".join(ch if ch.isprintable() else "?" for ch in text[start:end])
-    prefix = "…" if start > 0 else ""
-    suffix = "…" if end < len(text) else ""
-    indent = "  "
-    line = f"{indent}{prefix}{shown}{suffix}"
-    caret = f"{indent}{' ' * (len(prefix) + pos - start)}^"
-    return f"{line}\n{caret}"
+from stratagem.errors import LimitError, StratagemError, Texts, caret
 
 
 def short(number: int) -> str:
@@ -65,7 +44,7 @@ class DiceError(StratagemError):
         text: str | None = None,
         pos: int | None = None,
     ) -> None:
-        context = caret_context(text, pos) if text is not None and pos is not None else None
+        context = caret(text, pos) if text is not None and pos is not None else None
         super().__init__(message, hint=hint, context=context)
         self.text = text
         self.column = None if pos is None else pos + 1

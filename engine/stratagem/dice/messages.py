@@ -133,7 +133,8 @@ def _explain(
                      "e.g. 2x(1d+2-DR)")
     if kind == "KEEP":
         return _said("keep", f"'{value}' keeps or drops dice of a roll and must follow the die "
-                     "directly", "e.g. 4d6kh3 or 2d20kl1", value=value)
+                     "directly", "e.g. 4d6kh3 or 2d20kl1; to keep the better (or worse) of "
+                     "different dice, write max(d8!, d6!) (or min(...))", value=value)
     if kind == "COMMA":
         return _said("comma", "',' only separates the values of min(...) or max(...)",
                      "e.g. max(1d-2, 1)")

@@ -27,10 +27,16 @@ battle comparison in `tests/engine/test_evaluators.py` check it), several times 
 from __future__ import annotations
 
 import ast
+import copy
 from collections.abc import Callable, Collection, Mapping
+from fractions import Fraction
 from typing import Any
 
 from mypy_extensions import mypyc_attr
+
+#: Result types simpleeval need not inspect for forbidden functions or modules: plain
+#: values, and the engine's own state objects (which register themselves here).
+SAFE_RESULT_TYPES: set[type] = {int, float, str, bool, type(None), Fraction}
 
 #: Items all the comprehensions of one evaluation may walk through together.
 MAX_COMPREHENSION_ITEMS = 10_000
@@ -88,6 +94,7 @@ _BUDGET = "__b"
 _ATTR = "__attr"
 _ITEMS = "__items"
 _ITEM = "__item"
+_CALL = "__call"
 
 
 def constant_name(name: str) -> str:
@@ -110,9 +117,11 @@ _NATIVE_BINOPS = (ast.Sub,)
 
 @mypyc_attr(native_class=False)
 class _Rewrite(ast.NodeTransformer):
-    def __init__(self, operators: Mapping[type, Any], constants: Collection[str]) -> None:
+    def __init__(self, operators: Mapping[type, Any], constants: Collection[str],
+                 checked: bool) -> None:
         self.operators = operators
         self.constants = constants
+        self.checked = checked
         self.bound: list[set[str]] = []
         self.uses_budget = False
 
@@ -131,8 +140,12 @@ class _Rewrite(ast.NodeTransformer):
         assert isinstance(node.func, ast.Name)  # compile_expr refused every other callee
         args = [self.visit(a) for a in node.args]
         keywords = [ast.keyword(k.arg, self.visit(k.value)) for k in node.keywords]
-        return ast.copy_location(
-            ast.Call(ast.Name(global_name(node.func.id), ast.Load()), args, keywords), node)
+        function: ast.expr = ast.Name(global_name(node.func.id), ast.Load())
+        if self.checked:  # __call('f', line, column, f, *args): says what a failed call got
+            args = [ast.Constant(node.func.id), ast.Constant(node.lineno),
+                    ast.Constant(node.col_offset), function, *args]
+            function = ast.Name(_CALL, ast.Load())
+        return ast.copy_location(ast.Call(function, args, keywords), node)
 
     def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
         return ast.copy_location(ast.Call(ast.Name(_ITEM, ast.Load()),
@@ -212,14 +225,16 @@ class UnsupportedSyntax(Exception):
 
 
 def compile_function(node: ast.AST, text: str, namespace: dict[str, Any],
-                     operators: Mapping[type, Any], constants: Collection[str] = ()
-                     ) -> Callable[[Mapping[str, Any]], Any]:
+                     operators: Mapping[type, Any], constants: Collection[str] = (),
+                     checked: bool = False) -> Callable[[Mapping[str, Any]], Any]:
     """A function ``f(scope)`` computing the (already validated) expression tree ``node``.
 
     ``namespace`` holds the functions and helpers as globals (see :func:`namespace`), and
-    the value of each name in ``constants`` (see :func:`constant_name`).
+    the value of each name in ``constants`` (see :func:`constant_name`). A ``checked``
+    function calls each function through ``namespace['__call']`` (the evaluator's
+    explanation of a failed call: the same expression, run again once it has failed).
     """
-    rewrite = _Rewrite(operators, constants)
+    rewrite = _Rewrite(operators, constants, checked)
     body = rewrite.visit(_copy(node))
     statements: list[ast.stmt] = []
     if rewrite.uses_budget:
@@ -242,11 +257,15 @@ def compile_function(node: ast.AST, text: str, namespace: dict[str, Any],
 
 
 def namespace(functions: Mapping[str, Any], operators: Mapping[type, Any],
-              attribute: Callable[[Any, str], Any] = read_attribute) -> dict[str, Any]:
-    """The globals of compiled expressions: no builtins, the functions, the operators, and
-    how to read an attribute."""
+              attribute: Callable[[Any, str], Any] = read_attribute,
+              call: Callable[..., Any] | None = None) -> dict[str, Any]:
+    """The globals of compiled expressions: no builtins, the functions, the operators, how
+    to read an attribute, and how a checked function calls a function (``call``).
+
+    With no builtins, a compiled module (mypyc) must never import inside a function that
+    an expression calls: it would look for ``__import__`` among them."""
     names: dict[str, Any] = {"__builtins__": {}, _ATTR: attribute, _ITEMS: budgeted,
-                             _ITEM: item}
+                             _ITEM: item, _CALL: call}
     for kind, fn in operators.items():
         names[_op(kind)] = fn
     for name, fn in functions.items():
@@ -261,6 +280,4 @@ def function_name(name: str) -> str | None:
 
 
 def _copy(node: ast.AST) -> ast.AST:
-    import copy
-
     return copy.deepcopy(node)

@@ -30,8 +30,10 @@ from simpleeval import (
     NumberTooHigh,
 )
 
-from stratagem.errors import Location, StratagemError, Term, UnknownMember
+from stratagem.errors import Location, StratagemError, Term, UnknownMember, caret
 from stratagem.expr import compiled
+from stratagem.expr.calls import CALL_ERRORS, CallFailed, checked_call, explain_call, plain_words
+from stratagem.expr.simple import RuleEval, WithConstants
 
 #: Names every expression may use for the literals YAML authors tend to write.
 LITERALS: dict[str, Any] = {
@@ -401,23 +403,21 @@ def compile_expr(text: Any, location: Location | None = None) -> Expr:
         line_no = (err.lineno or 1)
         col = (err.offset or 2) - (1 if line_no == 1 else 0)
         if line_no > 1:
-            lines = source.splitlines()
-            source_line = lines[line_no - 1] if line_no - 1 < len(lines) else source
-            caret = f"  {source_line}\n  {' ' * max(col - 1, 0)}^"
+            lines = source.split("\n")
+            start = sum(len(line) + 1 for line in lines[:line_no - 1])
             raise ExpressionError(
                 f"cannot read expression (line {line_no} of it): {err.msg}",
-                location=location, context=caret,
+                location=location, context=caret(source, start + max(col - 1, 0)),
                 hint="expressions use Python-like syntax: `a + b`, `x if c else y`, `f(x)`",
                 key="expr.syntax_line", params={"line": line_no, "reason": err.msg},
             ) from None
-        caret = f"  {source}\n  {' ' * (col - 1)}^"
         where = location
         if location is not None and location.line is not None and "\n" not in source:
             where = Location(location.file, location.line, (location.column or 1) + col - 1,
                              location.path)
         raise ExpressionError(
             f"cannot read expression `{source}`: {err.msg}",
-            location=where, context=caret,
+            location=where, context=caret(source, col - 1),
             hint="expressions use Python-like syntax: `a + b`, `x if c else y`, `f(x)`",
             key="expr.syntax", params={"expr": source, "reason": err.msg},
         ) from None
@@ -437,6 +437,11 @@ def compile_expr(text: Any, location: Location | None = None) -> Expr:
                      "sorted(), sum(), or a step such as `update`",
                 key="expr.method", params={"expr": source},
             )
+        if isinstance(node, ast.keyword) and node.arg is None:
+            raise ExpressionError(f"`{source}` unpacks a map into a call (`**`), which rule "
+                                  "expressions do not do", location=location,
+                                  hint="name each option, e.g. `sorted(xs, reverse=true)`",
+                                  key="expr.unpack", params={"expr": source})
         if isinstance(node, ast.Name) and node.id.startswith("_"):
             raise ExpressionError(f"`{source}`: names starting with '_' are not allowed",
                                   location=location, key="expr.underscore",
@@ -480,9 +485,7 @@ def _path(node: ast.AST) -> tuple[str, ...] | None:
     return tuple(reversed(parts))
 
 
-#: Result types simpleeval need not inspect for forbidden functions or modules: plain
-#: values, and the engine's own state objects (which register themselves here).
-SAFE_RESULT_TYPES: set[type] = {int, float, str, bool, type(None), Fraction}
+SAFE_RESULT_TYPES = compiled.SAFE_RESULT_TYPES
 
 
 @mypyc_attr(native_class=False)
@@ -529,7 +532,7 @@ class Evaluator:
                                  hint="STRATAGEM_EVALUATOR is 'compiled' or 'simpleeval'")
         self.mode = mode
         self.attribute = attribute
-        self.namespace = compiled.namespace({}, OPERATORS, attribute)
+        self.namespace = compiled.namespace({}, OPERATORS, attribute, checked_call)
         #: the ruleset's constants: names every expression may read after its scope's own
         self.constants: Mapping[str, Any] = {}
         self.functions = _Functions(self.namespace, BASE_FUNCTIONS)
@@ -540,8 +543,6 @@ class Evaluator:
         self._depth = 0
 
     def _make(self) -> EvalWithCompoundTypes:
-        from stratagem.expr.simple import RuleEval
-
         ev = RuleEval(operators=dict(OPERATORS), functions=self.functions, names={})
         ev.ATTR_INDEX_FALLBACK = False
         ev.attribute = self.attribute
@@ -573,6 +574,8 @@ class Evaluator:
             if self.mode == "compiled":
                 return self._function(expr)(scope)
             return self._simpleeval(expr, scope)
+        except CallFailed as failed:
+            raise _call_error(failed, expr) from None
         except UnknownMember as err:
             raise ExpressionError(f"`{expr.text}`: {err.message}", location=expr.location,
                                   hint=err.hint) from None
@@ -589,12 +592,28 @@ class Evaluator:
                     err.message = f"`{expr.text}`: {err.message}"
             raise
         except Exception as err:  # noqa: BLE001 - every failure becomes a rule-file error
+            if self.mode == "compiled" and isinstance(err, CALL_ERRORS):
+                called = self._failed_call(expr, scope)
+                if called is not None:
+                    raise called from None
             raise _explain(err, expr, scope) from None
+
+    def _failed_call(self, expr: Expr, scope: Mapping[str, Any]) -> ExpressionError | None:
+        """The failed call that made a compiled expression fail, if a call did: the
+        expression run again with each call checked (it has no side effects), as the
+        simpleeval evaluator runs every call."""
+        checked = compiled.compile_function(expr.node, expr.text, self.namespace, OPERATORS,
+                                            self.constants, checked=True)
+        try:
+            checked(scope)
+        except CallFailed as failed:
+            return _call_error(failed, expr)
+        except Exception:  # noqa: BLE001, S110 - the first failure is explained instead
+            pass
+        return None
 
     def _simpleeval(self, expr: Expr, scope: Mapping[str, Any]) -> Any:
         if self.constants:
-            from stratagem.expr.simple import WithConstants
-
             scope = WithConstants(scope, self.constants)
         path = expr.path
         if path is not None:
@@ -621,6 +640,28 @@ class Evaluator:
             return ev.eval(expr.text, previously_parsed=expr.node)
         finally:
             self._depth = depth
+
+
+def _call_error(failed: CallFailed, expr: Expr) -> ExpressionError:
+    """What a failed call of an expression says: which function, what it takes, what it
+    got; a caret under the call."""
+    message, hint = explain_call(failed.name, failed.fn, failed.args_given, failed.kwargs,
+                                 failed.err)
+    return ExpressionError(f"`{expr.text}`: {message}", location=expr.location, hint=hint,
+                           context=caret(expr.text, _offset(expr.text, failed.line,
+                                                            failed.column)))
+
+
+def _offset(text: str, line: int, column: int) -> int:
+    """The character of ``text`` at ``line`` and ``column`` (a UTF-8 byte offset) of
+    the tree :func:`compile_expr` parsed: ``(text``, one more character on line 1."""
+    lines = text.split("\n")
+    if not 1 <= line <= len(lines):
+        return 0
+    start = sum(len(part) + 1 for part in lines[:line - 1])
+    head = ("(" + lines[0]) if line == 1 else lines[line - 1]
+    within = len(head.encode()[:column].decode(errors="ignore"))
+    return max(start + within - (1 if line == 1 else 0), 0)
 
 
 def _explain(err: Exception, expr: Expr, scope: Mapping[str, Any]) -> Exception:
@@ -653,11 +694,5 @@ def _explain(err: Exception, expr: Expr, scope: Mapping[str, Any]) -> Exception:
         return ExpressionError(f"`{text}`: {err}", location=expr.location)
     if isinstance(err, (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError,
                         OverflowError, RecursionError)):
-        return ExpressionError(f"`{text}` failed: {_describe(err)}", location=expr.location)
+        return ExpressionError(f"`{text}` failed: {plain_words(err)}", location=expr.location)
     raise err
-
-
-def _describe(err: Exception) -> str:
-    if isinstance(err, KeyError):
-        return f"no entry {err.args[0]!r}"
-    return str(err) or type(err).__name__

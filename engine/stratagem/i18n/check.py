@@ -304,7 +304,10 @@ def check_locales(
         for key in sorted(texts):
             message = texts[key]
             if lang != reference and key in ref_texts:
-                here, there_args = message.arguments, ref_texts[key].arguments
+                # the parameters each text shows; which of their attributes a language
+                # reads (`{side.plural}` for agreement) is its own grammar's business
+                here = {a.split(".")[0] for a in message.arguments}
+                there_args = {a.split(".")[0] for a in ref_texts[key].arguments}
                 if here != there_args:
                     lang_report.placeholders.append(
                         Placeholders(key, sorted(here), sorted(there_args), reference)

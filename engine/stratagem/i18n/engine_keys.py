@@ -24,12 +24,14 @@ derived keys spelled by the functions below.
 from __future__ import annotations
 
 import ast
+import json
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
 from stratagem.errors import Location
+from stratagem.resources import data_dir
 
 #: The package's own folder (its modules are read, not imported).
 PACKAGE = Path(__file__).resolve().parent.parent
@@ -149,7 +151,6 @@ def scan_source(text: str, path: str, found: EngineKeys) -> None:
 def scan_schema(text: str, path: str, found: EngineKeys) -> None:
     """Add the keys a JSON schema gives its own messages and hints (``x-message-key``,
     ``x-hint-key``) to ``found``."""
-    import json
 
     def walk(node: object) -> None:
         if isinstance(node, dict):
@@ -168,8 +169,6 @@ def scan_schema(text: str, path: str, found: EngineKeys) -> None:
 @lru_cache(maxsize=1)
 def engine_keys() -> EngineKeys:
     """The keys the engine's modules and schemas use (read once per process)."""
-    from stratagem.resources import data_dir
-
     found = EngineKeys()
     for module in sorted(PACKAGE.rglob("*.py")):
         scan_source(module.read_text(encoding="utf-8"), str(module), found)

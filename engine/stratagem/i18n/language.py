@@ -80,6 +80,16 @@ class NumberFormat:
         """The number as this language writes it."""
         return self.localize(self.plain(value))
 
+    def fixed(self, value: float, digits: int) -> str:
+        """``value`` with exactly ``digits`` fraction digits (``12,50`` in Russian), for columns
+        of figures that line up."""
+        pattern = "#,##0" + ("." + "0" * digits if digits > 0 else "")
+        try:
+            return str(format_decimal(Decimal(f"{value:.{max(digits, 0)}f}"), format=pattern,
+                                      locale=babel_locale(self.language)))
+        except (ArithmeticError, ValueError):  # nan, inf: as Python writes them
+            return str(value)
+
     def percent(self, value: float | Fraction | Decimal) -> str:
         """``value`` (a share: 0.25) as a percentage the language's way (``25 %`` in Russian)."""
         try:

@@ -14,7 +14,9 @@ The subset (see docs/translating.md for a translator's view):
     (0.25 → ``25 %`` in Russian), ``currency/USD`` a sum of money
     (``308 833 $`` in Russian, ``$308,833`` in English).
 ``{side, select, attacker {...} defender {...} other {...}}``
-    a branch chosen by the parameter's value (``true``/``false`` for yes/no values).
+    a branch chosen by the parameter's value (``true``/``false`` for yes/no values);
+    ``{side.plural, select, true {win} other {wins}}`` selects on an attribute, and a value
+    without that attribute takes ``other``.
 quotes, as ICU writes them
     ``''`` is one apostrophe; an apostrophe before ``{``, ``}`` (or ``#`` in a
     plural) starts quoted text that runs to the next apostrophe: ``'{'`` shows ``{``.
@@ -33,7 +35,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from stratagem.errors import StratagemError, Term
+from stratagem.errors import StratagemError, Term, caret
 from stratagem.i18n.language import Language, is_number
 from stratagem.i18n.plural import CATEGORIES
 
@@ -55,13 +57,9 @@ class MessageSyntaxError(StratagemError):
         self.offset = offset
         #: The reason as a translatable term (its key and parameters).
         self.term = Term(reason_key or "message.reason.other", reason, tuple(params.items()))
-        line_start = text.rfind("\n", 0, offset) + 1
-        line_end = text.find("\n", offset)
-        line = text[line_start : line_end if line_end >= 0 else len(text)]
-        caret = " " * (offset - line_start) + "^"
         super().__init__(
             f"malformed message: {reason}",
-            context=f"  {line}\n  {caret}", key="message.syntax", params={"reason": self.term},
+            context=caret(text, offset), key="message.syntax", params={"reason": self.term},
             hint="placeholders are {name}, {n, plural, one {...} other {...}} and "
             "{x, select, a {...} other {...}}; to show a brace write '{' or '}'",
         )
@@ -539,10 +537,11 @@ def _render_select(
     out: list[str],
 ) -> None:
     value = _lookup(params, part.arg)
-    if value is _MISSING:
+    if value is _MISSING and (len(part.arg.path) == 1 or part.arg.path[0] not in params):
         out.append("{" + part.arg.name + "}")
         return
-    branch = part.branches.get(_select_key(value))
+    # an attribute the value lacks (`{side.plural}` of a plain text) takes `other`
+    branch = None if value is _MISSING else part.branches.get(_select_key(value))
     if branch is None:
         branch = part.branches.get("other")
     if branch is None:

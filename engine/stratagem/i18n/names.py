@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 _NUMBERED = re.compile(r"(.+) \((\d+)\)")
@@ -83,15 +82,3 @@ def extract_names(doc: Any, book: NameBook) -> None:
             stack.extend(v for v in node.values() if isinstance(v, (Mapping, list)))
         elif isinstance(node, list):
             stack.extend(v for v in node if isinstance(v, (Mapping, list)))
-
-
-def record_locale_names(folder: Path, book: NameBook) -> None:
-    """Record in ``book`` the ``names:`` sections of the locale files in ``folder``."""
-    from stratagem.i18n.catalog import find_locale_files, read_locale
-
-    if not folder.is_dir():
-        return
-    for path in find_locale_files([folder]):
-        locale = read_locale(path)
-        for name, text in locale.names.items():
-            book.record(locale.language, name, text)

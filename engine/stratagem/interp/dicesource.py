@@ -50,6 +50,20 @@ class DiceSource:
         raise NotImplementedError
 
 
+class FirstRoll(Exception):
+    """Raised by :class:`StopAtFirstRoll`: the battle reached its first roll of the dice."""
+
+
+class StopAtFirstRoll(DiceSource):
+    """Ends a battle at its first roll: what comes before it is certain, whatever the
+    dice (``stratagem validate`` runs a scenario this far)."""
+
+    uses_labels = False
+
+    def roll(self, expr: DiceExpr, names: Mapping[str, int], label: str) -> RollResult:
+        raise FirstRoll()
+
+
 class RecordingDice(DiceSource):
     """Wraps a source and keeps every result, so a battle can be replayed exactly."""
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
-from stratagem.errors import Location, StratagemError, ValidationFailed
+from stratagem.errors import Location, StratagemError, ValidationFailed, place
 from stratagem.loader.yamlio import Pos, PosDict, PosList, child_path
 
 REPLACE = "$replace"
@@ -123,8 +123,7 @@ class _Merger:
         self.errors: list[StratagemError] = []
 
     def finish(self) -> None:
-        self.errors.sort(key=lambda e: (e.location.file or "", e.location.line or 0,
-                                        e.location.column or 0) if e.location else ("", 0, 0))
+        self.errors.sort(key=place)
         if len(self.errors) == 1:
             raise self.errors[0]
         if self.errors:
@@ -314,10 +313,15 @@ class _Merged:
 
 
 def _by_identity(base: list[Any], overlay: list[Any]) -> bool:
-    """True when both lists are made of identified items (so they merge item by item)."""
-    return bool(overlay) and all(identity(i) is not None for i in overlay) and all(
-        identity(i) is not None for i in base
-    )
+    """True when the lists merge item by item: every overlay item is identified, and so is
+    every base item, or (a procedure's steps, of which only some have an `id:`) the overlay
+    names at least one of the base's identified items; the others stay as they are."""
+    if not overlay or not all(identity(i) is not None for i in overlay):
+        return False
+    idents = [identity(i) for i in base]
+    if all(i is not None for i in idents):
+        return True
+    return any(identity(i) in idents for i in overlay)
 
 
 def _show(value: Any) -> str:

@@ -8,17 +8,23 @@ or starts with ``.``, ``/`` or ``~``) is a file, relative to the referring file.
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
-from stratagem.errors import LimitError, Location, StratagemError, ValidationFailed
+from stratagem.errors import (
+    LimitError,
+    Location,
+    StratagemError,
+    ValidationFailed,
+    did_you_mean,
+)
 from stratagem.loader.limits import DEFAULT_LIMITS, LoadLimits
 from stratagem.loader.merge import merge, resolve_markers
 from stratagem.loader.yamlio import PosDict, PosList, load_yaml
+from stratagem.resources import data_dir
 
 _NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*\Z")
 
@@ -42,8 +48,6 @@ def display_path(path: Path) -> str:
 
 
 def _shipped_root() -> Path | None:
-    from stratagem.resources import data_dir
-
     try:
         return data_dir("rulesets")
     except FileNotFoundError:
@@ -103,10 +107,10 @@ def find_ruleset(ref: str, base_dir: Path | None = None) -> Path:
         return local
     known = [info.id for info in list_rulesets()]
     known += [setting for info in list_rulesets() for setting in info.settings]
-    close = difflib.get_close_matches(ref, known, n=3, cutoff=0.6)
     hint_key = "loader.unknown_ruleset.hint"
+    close = did_you_mean(ref, known)
     if close:
-        hint = "did you mean " + " or ".join(f"'{c}'" for c in close) + "?"
+        hint = close
     elif known:
         hint = "shipped rulesets and settings: " + ", ".join(known)
     else:

@@ -17,16 +17,25 @@ annotations steer the messages: ``x-name`` (what an object is called),
 from __future__ import annotations
 
 import copy
-import difflib
 import json
+from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from stratagem.errors import Either, LimitError, Location, StratagemError, Term
+from stratagem.errors import (
+    Either,
+    LimitError,
+    Location,
+    StratagemError,
+    Term,
+    did_you_mean,
+    place,
+)
 from stratagem.loader.yamlio import PosDict, PosList, child_path
+from stratagem.resources import data_dir
 
 #: The file kinds, each with its schema.
-KINDS = ("ruleset", "setting", "army", "scenario", "locale")
+KINDS = ("ruleset", "setting", "army", "scenario", "locale", "campaign")
 _DRAFT = "https://json-schema.org/draft/2020-12/schema"
 _Path = tuple[Any, ...]
 _Schema = dict[str, Any]
@@ -54,8 +63,6 @@ _A_LIST, _A_MAP = Term("value.list", "a list"), Term("value.map", "a map")
 
 @cache
 def _static_text(kind: str) -> str:
-    from stratagem.resources import data_dir
-
     return (data_dir("schemas") / f"{kind}.schema.json").read_text(encoding="utf-8")
 
 
@@ -66,7 +73,7 @@ def static_schema(kind: str) -> dict[str, Any]:
     if kind not in KINDS:
         raise StratagemError(
             f"unknown file kind '{kind}'",
-            hint=_did_you_mean(kind, KINDS) or "kinds: " + ", ".join(KINDS),
+            hint=did_you_mean(kind, KINDS) or "kinds: " + ", ".join(KINDS),
             key="schema.unknown_kind", hint_key="schema.kinds.hint",
             params={"kind": kind, "kinds": ", ".join(KINDS)},
         )
@@ -153,7 +160,7 @@ def _lenient(schema: Any, wrap: bool = True) -> Any:
     return wrapper
 
 
-def army_schema(ruleset_doc: dict[str, Any]) -> dict[str, Any]:
+def army_schema(ruleset_doc: Mapping[str, Any]) -> dict[str, Any]:
     """The full schema of army files for a ruleset (one side of the battle)."""
     gen = _Generator(ruleset_doc)
     header = static_schema("army")
@@ -177,7 +184,7 @@ def army_schema(ruleset_doc: dict[str, Any]) -> dict[str, Any]:
     return root
 
 
-def scenario_schema(ruleset_doc: dict[str, Any]) -> dict[str, Any]:
+def scenario_schema(ruleset_doc: Mapping[str, Any]) -> dict[str, Any]:
     """The full schema of scenario files for a ruleset."""
     gen = _Generator(ruleset_doc)
     header = static_schema("scenario")
@@ -228,7 +235,7 @@ def scenario_schema(ruleset_doc: dict[str, Any]) -> dict[str, Any]:
 class _Generator:
     """Builds JSON Schemas of entities from a ruleset's declarations."""
 
-    def __init__(self, doc: dict[str, Any]) -> None:
+    def __init__(self, doc: Mapping[str, Any]) -> None:
         self.doc = doc
         self.ruleset_id = str(doc.get("id") or "ruleset")
         self.entities = _mapping(doc.get("entities"))
@@ -257,6 +264,8 @@ class _Generator:
             "name": {**_NAME, "description": f"The {kind}'s name: text, or text per language "
                      "({en: Orcs, ru: Орки})."},
             "id": {"type": "string", "description": "Its id (defaults to the name)."},
+            "plural": {"type": "boolean", "description": "The name is a plural noun (Orcs): "
+                       "messages agree with it (default false)."},
         }
         required = []
         for name, field in _mapping(decl.get("fields")).items():
@@ -544,7 +553,7 @@ class _Converter:
         hint = None
         choices = [v for v in values if isinstance(v, str)]
         if isinstance(instance, str):
-            hint = _did_you_mean(instance, choices)
+            hint = did_you_mean(instance, choices)
         got = _describe(instance)
         self.add(path, "other", f"{got} is not a valid {name}; must be one of: {listed}",
                  where, hint, key="schema.enum", got=got,
@@ -591,7 +600,7 @@ class _Converter:
                     continue  # the schema of the step itself reports it, by the step's name
                 if position == 0:
                     self.add(path, "unknown-step", f"unknown step '{key}'", location,
-                             _did_you_mean(key, step_keys) or "steps: " + ", ".join(step_keys),
+                             did_you_mean(key, step_keys) or "steps: " + ", ".join(step_keys),
                              key="schema.unknown_step",
                              hint_key="schema.steps.hint", step=key,
                              steps=", ".join(step_keys))
@@ -609,7 +618,7 @@ class _Converter:
                          key="schema.derived", field=key)
                 continue
             text = f"unknown field '{key}'" + (f" in {name}" if name else "")
-            hint = _did_you_mean(key, allowed)
+            hint = did_you_mean(key, allowed)
             listed = ", ".join(allowed[:25]) + (", …" if len(allowed) > 25 else "")
             if hint is None and allowed:
                 hint = "allowed here: " + listed
@@ -686,7 +695,7 @@ class _Converter:
         name = _name(schema) or "name"
         hint, hint_key = schema.get("x-hint"), _x_hint_key(schema)
         if schema.get("pattern") is None and schema.get("enum"):
-            hint = _did_you_mean(str(key), schema["enum"])
+            hint = did_you_mean(str(key), schema["enum"])
         self.add(path, "other", f"'{key}' is not a valid {name}", self.key_where(path, str(key)),
                  hint, key="schema.bad_key", hint_key=hint_key, field=str(key), name=name)
 
@@ -782,13 +791,8 @@ class _Converter:
                 continue
             seen.add(key)
             kept.append(err)
-        kept.sort(key=_order)
+        kept.sort(key=place)
         return kept
-
-
-def _order(err: StratagemError) -> tuple[str, int, int]:
-    loc = err.location or Location()
-    return (loc.file or "", loc.line or 0, loc.column or 0)
 
 
 def _root_mismatch(error: Any) -> bool:
@@ -874,23 +878,6 @@ def _describe(value: Any) -> str | Term:
     if isinstance(value, dict):
         return _A_MAP
     return repr(value)
-
-
-def _close(word: str, choices: Any) -> list[str]:
-    names = [c for c in choices if isinstance(c, str)]
-    close = difflib.get_close_matches(word, names, n=3, cutoff=0.6)
-    if not close:
-        lowered = {c.lower(): c for c in names}
-        close = [lowered[m] for m in difflib.get_close_matches(word.lower(), list(lowered), n=3,
-                                                               cutoff=0.6)]
-    return close
-
-
-def _did_you_mean(word: str, choices: Any) -> str | None:
-    close = _close(word, choices)
-    if not close:
-        return None
-    return "did you mean " + " or ".join(f"'{c}'" for c in close) + "?"
 
 
 def _x_hint_key(schema: _Schema) -> str | None:

@@ -189,8 +189,13 @@ def _read_text(path: Path, file: str, limits: LoadLimits) -> str:
         ) from None
     if len(data) > limits.max_file_bytes:
         raise _too_big(file, len(data), limits)
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff") or (
+            len(data) >= 4 and (data[1:4:2] == b"\0\0" or data[0:4:2] == b"\0\0")):
+        raise StratagemError(
+            "the file is UTF-16 text, not UTF-8", location=Location(file, 1, 1),
+            hint="save the file as UTF-8 (every editor offers it: 'Save with encoding')")
     try:
-        return data.decode("utf-8-sig")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         line = data.count(b"\n", 0, err.start) + 1
         col = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
@@ -199,6 +204,23 @@ def _read_text(path: Path, file: str, limits: LoadLimits) -> str:
             location=Location(file, line, col),
             hint="save the file as UTF-8 (every editor offers it)", key="yaml.not_utf8",
         ) from None
+    control = _CONTROL.search(text)
+    if control is not None:
+        at = control.start()
+        line = text.count("\n", 0, at) + 1
+        col = at - (text.rfind("\n", 0, at) + 1) + 1
+        raise StratagemError(
+            f"the file holds a control character (U+{ord(control.group()):04X}) that YAML "
+            "does not allow",
+            location=Location(file, line, col),
+            hint="delete it (it is invisible in most editors; a NUL byte often means the file "
+            "was saved in another encoding or is not text)")
+    return text
+
+
+#: The characters YAML forbids in a file: C0 controls but tab, line feed and carriage return,
+#: DEL, and the C1 controls but NEL.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\x80-\x84\x86-\x9f]")
 
 
 #: Use ruamel's pure-Python parser even when its C parser (ruamel.yaml.clib) is installed
@@ -535,6 +557,14 @@ def _syntax_error(file: str, text: str, err: Any) -> StratagemError:
         key = _SYNTAX_KEYS[5]
         message = "a file holds one YAML document, but a second one starts here"
         hint = "remove the '---' line, or split the file in two"
+    elif ("block mapping" in context or "block collection" in context) and (
+            opened := _quote_opened_above(lines, line, col)) is not None:
+        # a quote left open ran on to the next quote, some lines below, where YAML stopped
+        message = "this quoted text is not closed on its line"
+        hint = (f"add the closing quote; YAML read on to the quote at line {line + 1}, "
+                f"column {col}")
+        line, col = opened
+        source = lines[line]
     elif "block mapping" in context or "block collection" in context:
         key = _SYNTAX_KEYS[6]
         message = f"this line is indented wrongly (the block at {at} expects its entries lined up)"
@@ -550,6 +580,20 @@ def _syntax_error(file: str, text: str, err: Any) -> StratagemError:
         message, location=Location(file, line + 1, col + 1), hint=hint, key=key, params=params,
         context=_caret(source, col) if source.strip() else None,
     )
+
+
+def _quote_opened_above(lines: list[str], line: int, col: int) -> tuple[int, int] | None:
+    """Where a quote opened that YAML read across lines, when it stopped just after the quote
+    that closed it (``(line, column)``, 0-based), else None."""
+    before = lines[line][:col].rstrip() if line < len(lines) else ""
+    if not before or before[-1] not in "\"'":
+        return None
+    quote = before[-1]
+    for n in range(line - 1, max(-1, line - 100), -1):
+        code = lines[n].split(" #", 1)[0]
+        if code.count(quote) % 2 == 1:
+            return n, code.index(quote)
+    return None
 
 
 def _caret(source: str, col: int) -> str:

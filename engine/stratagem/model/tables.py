@@ -13,7 +13,7 @@ from typing import Any
 
 from stratagem.errors import Location, StratagemError, UnknownMember
 from stratagem.expr import SAFE_RESULT_TYPES
-from stratagem.model.values import plain
+from stratagem.model.values import closest, plain
 
 MATCHES = ("exact", "range", "threshold", "keys")
 
@@ -46,15 +46,18 @@ class Row:
             return self._table
         if name.startswith("_"):
             raise AttributeError(name)
-        from stratagem.model.values import closest
-
         raise UnknownMember(
             f"table '{self._table}' has no column '{name}'",
             hint=closest(name, self._cells) or f"columns: {', '.join(self._cells)}",
         )
 
-    def __getitem__(self, name: str) -> Any:
+    def __getitem__(self, name: object) -> Any:
+        if not isinstance(name, str):
+            raise TypeError(f"'{type(name).__name__}' is not a column's name")
         return self.__getattr__(name)
+
+    def __iter__(self) -> Iterator[Any]:  # a row is no list (not row[0], row[1], ...)
+        raise TypeError("'Row' object is not iterable")
 
     def cells(self) -> dict[str, Any]:
         return dict(self._cells)
