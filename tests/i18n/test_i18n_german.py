@@ -45,7 +45,7 @@ def test_a_german_report_with_explain_has_no_english(no_english_behind: None) ->
     lines = german.splitlines()
     assert lines[0] == "Schlachtbericht: Die Orks gegen drei Streitmächte"
     assert "  Orks: 160 Verluste (20 %): 80 Tote, 80 Verwundete; 640 verbleiben." in lines
-    assert "  Die Orkhorde: Rolle: Angreifer; Truppen: 1.000 → 820; Tote: 0 → 90" in lines
+    assert "  Die Orkhorde: Rolle: keiner (ein Begegnungsgefecht); Truppen: 1.000 → 820; Tote: 0 → 90" in lines
     assert any("Erschöpfung: nicht erschöpft → leicht erschöpft" in line for line in lines)
     assert any(line.endswith("= ✗ [Vorgabe]") for line in lines)  # not "= False [default]"
 

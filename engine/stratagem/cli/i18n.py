@@ -36,7 +36,7 @@ not load. See docs/translating.md.
 """
 
 SHOW_EPILOG = """examples:
-  stratagem i18n show report.rounds --lang ru --param n=3
+  stratagem i18n show report.battles --lang ru --param n=3
   stratagem i18n show battle.fight --ruleset war-machine --param winner=Orcs --param difference=5
   stratagem i18n show report.winner --locales my-locales/pl.yaml --lang pl --param side=Rome
 """
@@ -68,7 +68,7 @@ def register(sub: Any) -> None:
         description="Print the text of KEY in a language, with parameters filled in.",
         epilog=SHOW_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    show.add_argument("key", metavar="KEY", help="a message key, e.g. report.rounds")
+    show.add_argument("key", metavar="KEY", help="a message key, e.g. report.battles")
     show.add_argument("--lang", default=None, help="language code (default: $LANGUAGE, $LC_ALL, "
                       "$LC_MESSAGES, $LANG)")
     show.add_argument("--ruleset", metavar="ID",

@@ -214,7 +214,8 @@ def _read_text(path: Path, file: str, limits: LoadLimits) -> str:
             "does not allow",
             location=Location(file, line, col),
             hint="delete it (it is invisible in most editors; a NUL byte often means the file "
-            "was saved in another encoding or is not text)")
+            "was saved in another encoding or is not text)",
+            key="yaml.control", params={"code": f"U+{ord(control.group()):04X}"})
     return text
 
 
@@ -560,9 +561,11 @@ def _syntax_error(file: str, text: str, err: Any) -> StratagemError:
     elif ("block mapping" in context or "block collection" in context) and (
             opened := _quote_opened_above(lines, line, col)) is not None:
         # a quote left open ran on to the next quote, some lines below, where YAML stopped
+        key = "yaml.quote_runs_on"
         message = "this quoted text is not closed on its line"
         hint = (f"add the closing quote; YAML read on to the quote at line {line + 1}, "
                 f"column {col}")
+        params.update(quote_line=line + 1, quote_column=col)
         line, col = opened
         source = lines[line]
     elif "block mapping" in context or "block collection" in context:
