@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from stratagem.api import load_scenario, run_battle
-from stratagem.errors import StratagemError
+from stratagem.errors import StratagemError, Term, suggestion
 from stratagem.i18n.catalog import translator
 from stratagem.interp.trace import Label
 from stratagem.model.ruleset import Ruleset
@@ -128,8 +128,15 @@ def _fight(scenario: Scenario, first: int, count: int,
             # which battle failed, and how to fight that one alone
             again = f"stratagem battle {scenario.path} --seed {battle_seed}" if scenario.path \
                 else f"seed {battle_seed}"
-            err.hint = (f"{err.hint}; " if err.hint else "") + \
-                f"it happened in the battle with seed {battle_seed} (to see it: {again})"
+            said = f"it happened in the battle with seed {battle_seed} (to see it: {again})"
+            params = {**err.params, "seed": battle_seed, "again": again}
+            if err.hint:
+                params["earlier"] = suggestion(err.hint) or Term(
+                    err.hint_key or (f"{err.key}.hint" if err.key else ""), err.hint,
+                    tuple(err.params.items()))
+            err.hint = f"{err.hint}; {said}" if err.hint else said
+            err.hint_key = "odds.failed_after.hint" if "earlier" in params else "odds.failed.hint"
+            err.params = params
             raise
         sides = [(side.label(), [_number(side.member(name)) for name in fields])
                  for side in root.walk() if side.kind_name == kind]
