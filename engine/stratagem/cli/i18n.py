@@ -271,7 +271,8 @@ def run_show(args: argparse.Namespace) -> int:
 def run_export(args: argparse.Namespace) -> int:
     import sys
 
-    from stratagem.i18n.exchange import export_po, export_xliff, write_atomic
+    from stratagem.i18n.exchange import export_po, export_xliff
+    from stratagem.render import write_file
 
     name, folder = _group(args.ruleset)
     english, own = _read(folder, "en"), _read(folder, args.lang)
@@ -280,14 +281,15 @@ def run_export(args: argparse.Namespace) -> int:
     else:
         data = export_xliff(args.lang, english, own, original=name)
     if args.output:
-        write_atomic(Path(args.output), data.decode("utf-8"))
+        write_file(args.output, data.decode("utf-8"))
     else:
         sys.stdout.write(data.decode("utf-8"))
     return 0
 
 
 def run_import(args: argparse.Namespace) -> int:
-    from stratagem.i18n.exchange import import_po, import_xliff, locale_text, write_atomic
+    from stratagem.i18n.exchange import import_po, import_xliff, locale_text
+    from stratagem.render import write_file
 
     path = Path(args.file)
     try:
@@ -307,14 +309,15 @@ def run_import(args: argparse.Namespace) -> int:
     target = Path(args.output) if args.output else folder / f"{result.language}.yaml"
     header = (f"# {name} texts in {result.language}, written by `stratagem i18n import` "
               f"from {path.name}.")
-    write_atomic(target, locale_text(result, header))
+    write_file(str(target), locale_text(result, header))
     print(f"{target}: {len(result.messages)} texts")
     return 0
 
 
 def run_stamp(args: argparse.Namespace) -> int:
     from stratagem.i18n.catalog import fingerprint
-    from stratagem.i18n.exchange import with_sources, write_atomic
+    from stratagem.i18n.exchange import with_sources
+    from stratagem.render import write_file
 
     name, folder = _group(args.ruleset)
     path = folder / f"{args.lang}.yaml"
@@ -324,6 +327,6 @@ def run_stamp(args: argparse.Namespace) -> int:
         raise StratagemError(f"{path}: no such locale file", location=Location(str(path)),
                              key="i18n.no_locale_file", params={"path": str(path)})
     sources = {key: fingerprint(english[key].source) for key in own[0].messages if key in english}
-    write_atomic(path, with_sources(path.read_text(encoding="utf-8"), sources))
+    write_file(str(path), with_sources(path.read_text(encoding="utf-8"), sources))
     print(f"{path}: {len(sources)} texts stamped")
     return 0

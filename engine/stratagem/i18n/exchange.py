@@ -21,7 +21,6 @@ from __future__ import annotations
 import gettext
 import json
 import os
-import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from io import BytesIO
@@ -46,22 +45,6 @@ class Translations:
     messages: dict[str, str] = field(default_factory=dict)
     #: key → fingerprint of the English text each was translated from.
     sources: dict[str, str] = field(default_factory=dict)
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder (fsync, rename)."""
-    path = Path(path)
-    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        if os.path.exists(temp):
-            os.unlink(temp)
-        raise
 
 
 def _merged(files: list[LocaleFile]) -> tuple[dict[str, Message], dict[str, str],
