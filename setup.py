@@ -22,7 +22,6 @@ COMPILED = [
     "model/entities.py",
     "model/ruleset.py",
     "model/tables.py",
-    "model/steps.py",
     "model/values.py",
     "interp/steps.py",
     "interp/context.py",
