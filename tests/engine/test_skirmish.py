@@ -119,7 +119,9 @@ def test_invalid_decision_is_rejected(skirmish_scenario, capsys):
     path = str(_scenario(skirmish_scenario, stance="reckless"))
     assert main(["battle", path, "--dice", "10,12"]) == 1
     err = capsys.readouterr().err
-    assert "'reckless' is not one of bold, steady, careful" in err
+    # refused at load, where the scenario says it
+    assert "battle.yaml:19:39: 'reckless' is not one of the answers to 'stance'" in err
+    assert "answers: bold, steady, careful" in err
 
 
 def test_a_recorded_battle_replays_exactly(skirmish_scenario, tmp_path, capsys):

@@ -15,6 +15,10 @@ EPILOG = """examples:
   stratagem odds my-battle.yaml -n 20000 -j 4
 
 Battle i uses seed SEED+i, so the figures are the same for any number of jobs.
+Where the scenario's answer to a decision cannot apply in a battle, its `else:` (or the
+rule's default) is used, and the output says in how many battles and why. A battle that
+cannot be fought stops the run: the figures of the battles before it are printed, marked
+as partial, and the command exits with 1.
 """
 
 
@@ -44,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
 
     from stratagem.api import load_scenario
     from stratagem.errors import StratagemError
-    from stratagem.odds import default_jobs, simulate
+    from stratagem.odds import OddsStopped, default_jobs, simulate
 
     if args.n < 1 or args.n > 1_000_000:
         raise StratagemError("-n must be between 1 and 1,000,000")
@@ -70,9 +74,15 @@ def run(args: argparse.Namespace) -> int:
             print(f"\r{shown[0]}", end="", file=sys.stderr, flush=True)
 
     jobs = args.jobs or default_jobs(args.n)
-    figures = simulate(scenario, args.n, args.seed, parse_decisions(args.decide), progress, jobs)
-    if show:
-        print("\r" + " " * len(shown[0]) + "\r", end="", file=sys.stderr)
+    stopped: OddsStopped | None = None
+    try:
+        figures = simulate(scenario, args.n, args.seed, parse_decisions(args.decide),
+                           progress, jobs)
+    except OddsStopped as err:  # the figures of the battles fought before it, as partial
+        stopped, figures = err, err.figures
+    finally:
+        if show:
+            print("\r" + " " * len(shown[0]) + "\r", end="", file=sys.stderr)
     figures["seconds"] = round(time.perf_counter() - started, 3)
     if args.json:
         write_out(json.dumps(figures, ensure_ascii=False, indent=1))
@@ -80,4 +90,6 @@ def run(args: argparse.Namespace) -> int:
         from stratagem.odds import render_odds
 
         write_out(render_odds(scenario.ruleset, figures, lang))
+    if stopped is not None:
+        raise stopped.error
     return 0

@@ -17,6 +17,7 @@ from mypy_extensions import mypyc_attr
 from stratagem.errors import LimitError, Location, StratagemError
 from stratagem.expr import SAFE_RESULT_TYPES, Expr
 from stratagem.interp.context import BreakLoop, Return, Run
+from stratagem.interp.decisions import decide
 from stratagem.interp.trace import Label
 from stratagem.model.entities import Entity, EntityScope, read_member
 from stratagem.model.values import closest
@@ -549,50 +550,10 @@ class DecideStep(Step):
             return list(run.evaluator.eval(self.options, scope))
         return self.options
 
-    def validate(self, value: Any, run: Run, scope: dict[str, Any], who: str) -> Any:
-        where = f"decision '{self.id}' for {who}" if who else f"decision '{self.id}'"
-        if self.range is not None:
-            lo, hi = run.evaluator.eval(self.range[0], scope), run.evaluator.eval(self.range[1], scope)
-            if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-                raise StratagemError(f"{where}: {value!r} is not a whole number from {lo} to {hi}",
-                                     hint="fix the scenario's `decisions:`")
-        choices = self.choices(run, scope)
-        if choices is not None and value not in choices:
-            raise StratagemError(f"{where}: {value!r} is not one of {', '.join(map(str, choices))}",
-                                 hint=closest(value, choices) or "fix the scenario's `decisions:`")
-        if self.type == "bool" and not isinstance(value, bool):
-            raise StratagemError(f"{where}: expected true or false, got {value!r}")
-        return value
-
     def run(self, run: Run, scope: dict[str, Any]) -> None:
-        who_entity = run.evaluator.eval(self.subject, scope) if self.subject is not None else None
-        who = who_entity.label() if isinstance(who_entity, Entity) else (
-            str(who_entity) if who_entity is not None else "")
-        found, value = run.decisions.find(self.id, who)
-        source = "scenario"
-        if not found and run.decisions.ask is not None:
-            default = run.evaluator.eval(self.default, scope) if self.default is not None else None
-            value = run.decisions.ask(self.id, who, {
-                "default": default, "choices": self.choices(run, scope),
-                "range": [run.evaluator.eval(e, scope) for e in self.range] if self.range else None})
-            found, source = True, "prompt"
-        if not found:
-            if self.default is None:
-                raise StratagemError(
-                    f"the scenario must decide '{self.id}'" + (f" for {who}" if who else ""),
-                    location=self.location,
-                    hint=f"add to the scenario: decisions: {{{self.id}: "
-                         + (f"{{{who}: VALUE}}}}" if who else "VALUE}"),
-                )
-            value, source = run.evaluator.eval(self.default, scope), "default"
-        value = self.validate(value, run, scope, who)
-        if source == "prompt":
-            run.decisions.record(self.id, who, value)
+        value, values = decide(self, run, scope)
         scope[self.target] = value
         if run.tracing:
-            values = {"decision": self.id, "value": value, "source": source}
-            if who:
-                values["for"] = who
             self.emit(run, scope, values)
 
 

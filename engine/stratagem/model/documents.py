@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from stratagem.errors import StratagemError, ValidationFailed
+from stratagem.interp.decisions import Entry, compile_decisions
 from stratagem.model.entities import Entity, EntityKind
 from stratagem.model.ruleset import Ruleset
 from stratagem.model.values import closest, where
@@ -25,11 +26,12 @@ SCENARIO_KEYS = ("kind", "ruleset", "name", "title", "description", "notes", "ba
 
 @dataclass
 class Scenario:
-    """A loaded scenario: its ruleset, a template battle state and the GM's inputs."""
+    """A loaded scenario: its ruleset, a template battle state and the GM's inputs
+    (``decisions``: the plans of :func:`stratagem.interp.decisions.compile_decisions`)."""
 
     ruleset: Ruleset
     template: Entity
-    decisions: dict[str, Any] = field(default_factory=dict)
+    decisions: dict[str, Entry] = field(default_factory=dict)
     dice: list[Any] | None = None
     seed: int | None = None
     name: str = ""
@@ -167,12 +169,7 @@ def build_scenario(ruleset: Ruleset, doc: Mapping[str, Any], base_dir: Path,
         errors.append(StratagemError("`decisions` must be a map: {decision: value or "
                                      "{who: value}}", location=where(doc, "decisions")))
         decisions = {}
-    for key in decisions:
-        if key not in ruleset.decisions:
-            errors.append(StratagemError(
-                f"this ruleset asks no decision '{key}'", location=_key_loc(decisions, key),
-                hint=closest(key, ruleset.decisions) or "decisions: " + ", ".join(
-                    sorted(ruleset.decisions))))
+    plans = compile_decisions(ruleset, decisions, errors)
     dice = doc.get("dice")
     if dice is not None and not isinstance(dice, list):
         errors.append(StratagemError("`dice` must be a list of results", location=where(doc,
@@ -184,14 +181,7 @@ def build_scenario(ruleset: Ruleset, doc: Mapping[str, Any], base_dir: Path,
         raise ValidationFailed(errors)
     root.warm()
     root.freeze()
-    return Scenario(ruleset, root, _plain(decisions), list(dice) if dice is not None else None,
+    return Scenario(ruleset, root, plans, list(dice) if dice is not None else None,
                     seed, str(doc.get("name") or doc.get("title") or ""),
                     (loc.file if (loc := where(doc)) else None))
 
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    return value
