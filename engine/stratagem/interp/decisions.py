@@ -281,8 +281,8 @@ class _Checker:
             expr = c.expr(node, "policy")
         for err in c.errors[start:]:
             if "is not defined here" in err.message:
-                err.hint = f"{err.hint}; a policy reads {', '.join(POLICY_NAMES)}, battle " \
-                           "and the ruleset's constants"
+                err.hint = f"{err.hint} (a policy reads {', '.join(POLICY_NAMES)}, battle " \
+                           "and the ruleset's constants)"
         self.errors.extend(c.errors[start:])
         del c.errors[start:]
         bound = {t.id for n in ast.walk(expr.node) if isinstance(n, ast.comprehension)
