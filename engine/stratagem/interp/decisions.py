@@ -549,7 +549,7 @@ def cannot_apply(asking: Asking, plan: Plan, why: Reason) -> StratagemError:
     return StratagemError(
         t.t("error.decision_cannot_apply", decision=step.id, when=", ".join(when),
             reason=reason_text(t, why), options=shown),
-        location=plan.location or step.location,
+        location=plan.location,
         hint=t.t("error.decision_cannot_apply.hint", example=example))
 
 
