@@ -137,6 +137,8 @@ def test_a_misspelt_name_in_a_policy_is_refused_at_load(scenario, capsys, policy
     assert hint in text
     assert main(["odds", str(path), "-n", "5"]) == 1
     assert f"ford.yaml:11:{column}:" in capsys.readouterr().err
+    assert main(["validate", str(path)]) == 1
+    assert f"ford.yaml:11:{column}: `{policy}`: {message}" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("plan, message", [

@@ -163,7 +163,7 @@ def compile_decisions(ruleset: Ruleset, given: Mapping[str, Any],
         key = str(key)
         if key not in ruleset.decisions:
             found.append(StratagemError(
-                f"this ruleset asks no decision '{key}'", location=_key_where(given, key),
+                f"this ruleset asks no decision '{key}'", location=checker.c.key_where(given, key),
                 hint=closest(key, ruleset.decisions) or "decisions: " + ", ".join(
                     sorted(ruleset.decisions))))
             continue
@@ -192,11 +192,6 @@ def merge_decisions(base: Mapping[str, Entry], extra: Mapping[str, Entry]) -> di
 
 def _is_plan(node: Mapping[str, Any]) -> bool:
     return "prefer" in node or "policy" in node
-
-
-def _key_where(node: Any, key: Any) -> Location | None:
-    locate = getattr(node, "key_where", None)
-    return locate(key) if locate else where(node, key)
 
 
 class _Checker:
@@ -238,7 +233,7 @@ class _Checker:
             return Answer(self.answer(decision, value, loc), loc)
         for name in value:
             if name not in PLAN_KEYS:
-                self.fail(f"a decision's plan has no key '{name}'", _key_where(value, name),
+                self.fail(f"a decision's plan has no key '{name}'", self.c.key_where(value, name),
                           closest(name, PLAN_KEYS) or "write {prefer: [a, b], else: c} or "
                           "{policy: EXPR, else: c}")
         otherwise = self.plan(decision, value, "else") if "else" in value else None
@@ -505,7 +500,7 @@ def moment(run: Run) -> list[tuple[str, Any]]:
     fields = run.root.declaration.fields
     out = []
     for name in sorted(counters):
-        value = run.root._f.get(name) if name in fields else None
+        value = run.root.member(name) if name in fields else None
         if isinstance(value, int) and not isinstance(value, bool) and value > 0:
             out.append((name, value))
     return out

@@ -9,13 +9,17 @@ for rulesets, hands the merged document to the compiler (``stratagem.model``).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from stratagem.errors import Location, StratagemError, ValidationFailed
 from stratagem.loader.limits import DEFAULT_LIMITS, LoadLimits
 from stratagem.loader.yamlio import PosDict, PosList, load_yaml
+
+if TYPE_CHECKING:
+    from stratagem.model.ruleset import Ruleset
 
 __all__ = [
     "LoadLimits",
@@ -54,6 +58,8 @@ class LoadedRuleset:
     doc: PosDict | None
     errors: list[StratagemError] = field(default_factory=list)
     schema_ok: bool = False
+    #: the compiled ruleset, when it compiled (scenarios' policies are checked against it)
+    compiled: Ruleset | None = None
 
 
 class Validator:
@@ -116,7 +122,12 @@ class Validator:
         errors = validate_document(doc, "ruleset")
         if errors:
             return LoadedRuleset(doc, errors)
-        return LoadedRuleset(doc, compile_errors(doc), schema_ok=True)
+        from stratagem.model import compile_ruleset
+
+        try:
+            return LoadedRuleset(doc, schema_ok=True, compiled=compile_ruleset(doc))
+        except StratagemError as err:
+            return LoadedRuleset(doc, errors_of(err), schema_ok=True)
 
     def check_side_file(self, path: Path, raw: PosDict, kind: str) -> list[StratagemError]:
         from stratagem.loader.resolve import find_ruleset
@@ -144,6 +155,11 @@ class Validator:
         make = army_schema if kind == "army" else scenario_schema
         errors += validate_document(raw, schema=make(ruleset.doc))
         if kind == "scenario":
+            decisions = raw.get("decisions")
+            if not errors and ruleset.compiled is not None and isinstance(decisions, Mapping):
+                from stratagem.interp.decisions import compile_decisions
+
+                compile_decisions(ruleset.compiled, decisions, errors)  # policies' names
             errors += self.check_armies(path, raw)
         return _sorted(errors)
 
@@ -173,17 +189,6 @@ class Validator:
                 finally:
                     self._active.discard(key)
         return errors
-
-
-def compile_errors(doc: PosDict) -> list[StratagemError]:
-    """The errors the ruleset compiler finds in a merged ruleset."""
-    from stratagem.model import compile_ruleset
-
-    try:
-        compile_ruleset(doc)
-    except StratagemError as err:
-        return errors_of(err)
-    return []
 
 
 def locale_errors(doc: PosDict, name: str, expected: str | None) -> list[StratagemError]:
