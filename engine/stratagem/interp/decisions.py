@@ -209,8 +209,10 @@ class _Checker:
         self.c.formula_names = {str(k) for k in ruleset.doc.get("formulas") or {}}
         battle = ruleset.kinds["battle"]
         side = ruleset.kinds[next(iter(battle.children.values()))] if battle.children else battle
-        self.members = {name: {"side": side, "battle": battle}[kind].member_names()
-                        | _ENTITY_ATTRIBUTES for name, kind in _TYPED.items()}
+        #: the kind of entity each typed name is, and the attributes it has
+        self.kinds = {name: {"side": side, "battle": battle}[kind] for name, kind in _TYPED.items()}
+        self.members = {name: kind.member_names() | _ENTITY_ATTRIBUTES
+                        for name, kind in self.kinds.items()}
 
     def plans(self, decision: str, node: Any, key: Any) -> list[Plan]:
         value = node[key]
@@ -286,7 +288,7 @@ class _Checker:
             if (isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)
                     and n.value.id in _TYPED and n.value.id not in bound
                     and n.attr not in self.members[n.value.id]):
-                kind = _TYPED[n.value.id]
+                kind = self.kinds[n.value.id].name
                 self.fail(f"`{expr.text}`: a {kind} has no field or derived value '{n.attr}'",
                           where(node, "policy"),
                           closest(n.attr, self.members[n.value.id]) or f"see the ruleset's "
