@@ -425,7 +425,8 @@ def _side_of(subject: Any, root: Entity) -> Entity | None:
 
 
 def decide(step: DecideStep, run: Run, scope: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
-    """Answer one ask of a `decide` step: the value, and what the trace records of it."""
+    """Answer one ask of a `decide` step: the value, and what the trace records of it (when
+    the battle is traced)."""
     subject = run.evaluator.eval(step.subject, scope) if step.subject is not None else None
     who = subject.label() if isinstance(subject, Entity) else (
         str(subject) if subject is not None else "")
@@ -463,6 +464,8 @@ def decide(step: DecideStep, run: Run, scope: dict[str, Any]) -> tuple[Any, dict
         _check(asking, value, source)
     if plan is not None or source == "prompt":
         decisions.record(step.id, who, value)
+    if not run.tracing:
+        return value, {}
     values: dict[str, Any] = {"decision": step.id, "value": value, "source": source}
     if who:
         values["for"] = who
