@@ -22,7 +22,7 @@ COMPILED = [
     "model/entities.py",
     "model/ruleset.py",
     "model/tables.py",
-    "model/compiler.py",
+    "model/steps.py",
     "model/values.py",
     "interp/steps.py",
     "interp/context.py",

@@ -13,14 +13,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from stratagem.errors import Location, StratagemError
+from stratagem.compile import pipeline
+from stratagem.compile.decisions import compile_decisions
+from stratagem.compile.pipeline import load_ruleset
+from stratagem.errors import StratagemError
 from stratagem.interp.context import Run
-from stratagem.interp.decisions import (
-    Decisions,
-    Reason,
-    compile_decisions,
-    merge_decisions,
-)
+from stratagem.interp.decisions import Decisions
+from stratagem.model.decisions import Reason, merge_decisions
 from stratagem.interp.dicesource import (
     DiceSource,
     PromptDice,
@@ -28,11 +27,12 @@ from stratagem.interp.dicesource import (
     ScriptedDice,
     SeededDice,
 )
+from stratagem.interp.steps import call
 from stratagem.interp.trace import Event, plainify
-from stratagem.model import load_ruleset, ruleset_for_document
-from stratagem.model.documents import Scenario, build_army, build_scenario, sides_collection
 from stratagem.model.entities import Entity
 from stratagem.model.ruleset import Ruleset
+from stratagem.model.scenario import Army, Scenario
+from stratagem.report import render_rating, render_report
 
 __all__ = [
     "Army",
@@ -45,51 +45,15 @@ __all__ = [
 ]
 
 
-def _load_file(path: Path, kind: str, location: Location | None = None) -> Any:
-    from stratagem.loader.yamlio import load_yaml
-
-    if not path.is_file():
-        raise StratagemError(f"no such {kind} file: {path}", location=location,
-                             hint="paths in a scenario are relative to the scenario file"
-                             if location is not None else "check the path")
-    doc = load_yaml(path)
-    if not hasattr(doc, "get"):
-        raise StratagemError(f"a {kind} file must be a map of keys", location=Location(str(path)))
-    found = doc.get("kind")
-    if found != kind:
-        raise StratagemError(
-            f"expected a {kind} file, but this one says kind: {found}",
-            location=doc.where("kind") if found else doc.where(),
-            hint=f"start the file with `kind: {kind}`")
-    return doc
-
-
-@dataclass
-class Army:
-    """One side loaded from an army file, with its ruleset."""
-
-    ruleset: Ruleset
-    side: Entity
-    root: Entity
-    path: str | None = None
-
-
 def load_army(path: str | Path, ruleset: Ruleset | None = None) -> Army:
-    path = Path(path)
-    doc = _load_file(path, "army")
-    rs = ruleset or ruleset_for_document(doc, path)
-    root = rs.new_entity(rs.kinds["battle"], {}, None)
-    side = build_army(rs, doc, root)
-    root.adopt(sides_collection(rs), side)
-    return Army(rs, side, root, str(path))
+    """Load one army file through the pipeline (``stratagem.compile.pipeline``)."""
+    return pipeline.DEFAULT.army(path, ruleset)
 
 
 def load_scenario(path: str | Path, ruleset: Ruleset | None = None) -> Scenario:
-    path = Path(path)
-    doc = _load_file(path, "scenario")
-    rs = ruleset or ruleset_for_document(doc, path)
-    return build_scenario(rs, doc, path.parent,
-                          lambda p, loc: _load_file(Path(p), "army", loc))
+    """Load a scenario and the armies it names, checked as ``stratagem validate`` checks
+    them (it is the same pipeline)."""
+    return pipeline.DEFAULT.scenario(path, ruleset)
 
 
 @dataclass
@@ -109,8 +73,6 @@ class BattleResult:
     fallbacks: set[tuple[str, str, Reason]] = field(default_factory=set)
 
     def report(self, lang: str = "en", explain: bool = False) -> str:
-        from stratagem.report import render_report
-
         return render_report(self, lang=lang, explain=explain)
 
     def to_plain(self) -> dict[str, Any]:
@@ -167,7 +129,7 @@ def run_battle(scenario: str | Path | Scenario, *, seed: int | None = None,
                         rule_defaults=rule_defaults)
     run = Run(rs, root, source, decided, tracing=tracing)
     run.lang = lang
-    rs.call(run, rs.entry["battle"], {})
+    call(run, rs.entry["battle"], {})
     scripted = len(dice) if dice is not None else None
     return BattleResult(rs, root, start, run.trace, seed if dice is None else None, scripted,
                         scenario.name, getattr(source, "log", []), decided.taken,
@@ -191,8 +153,6 @@ class RatedArmy:
     trace: list[Event]
 
     def report(self, lang: str = "en", explain: bool = False) -> str:
-        from stratagem.report import render_rating
-
         return render_rating(self, lang=lang, explain=explain)
 
     def to_json(self) -> str:
@@ -224,5 +184,5 @@ def rate_army(army: str | Path | Army, *, explain: bool = True,
     proc = rs.entry.get("rate")
     if proc:
         (param,) = rs.procedures[proc].params
-        rs.call(run, proc, {param: army.side})
+        call(run, proc, {param: army.side})
     return RatedArmy(rs, army.side, run.trace)

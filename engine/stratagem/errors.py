@@ -8,6 +8,7 @@ command line prints these and exits 1; it never shows a traceback for them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -117,3 +118,27 @@ class ValidationFailed(StratagemError):
 
 class UnknownMember(StratagemError, AttributeError):
     """An expression asked an entity or a table row for a member it does not have."""
+
+
+def did_you_mean(name: object, candidates: Any) -> str | None:
+    """A 'did you mean' hint for a misspelt name (exact case first, then any case)."""
+    import difflib
+
+    names = [str(c) for c in candidates]
+    close = difflib.get_close_matches(str(name), names, n=3, cutoff=0.6)
+    if not close:
+        lowered = {c.lower(): c for c in names}
+        close = [lowered[m] for m in difflib.get_close_matches(str(name).lower(), list(lowered),
+                                                               n=3, cutoff=0.6)]
+    if not close:
+        return None
+    return "did you mean " + " or ".join(f"'{c}'" for c in close) + "?"
+
+
+def in_order(errors: list[StratagemError]) -> list[StratagemError]:
+    """Errors ordered by place: file, line, column (errors with no place first)."""
+    def place(err: StratagemError) -> tuple[str, int, int]:
+        loc = err.location or Location()
+        return (loc.file or "", loc.line or 0, loc.column or 0)
+
+    return sorted(errors, key=place)

@@ -9,17 +9,18 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from stratagem.api import load_scenario, run_battle
+from stratagem.compile.decisions import compile_decisions
 from stratagem.errors import StratagemError
-from stratagem.interp.decisions import compile_decisions, merge_decisions, reason_text
+from stratagem.i18n.catalog import translator
+from stratagem.interp.decisions import reason_text
 from stratagem.interp.trace import Label
-from stratagem.model.documents import Scenario
+from stratagem.model.decisions import Reason, merge_decisions
 from stratagem.model.ruleset import Ruleset
+from stratagem.model.scenario import Scenario
 from stratagem.model.values import plain
-
-if TYPE_CHECKING:
-    from stratagem.interp.decisions import Reason
 
 
 def outcome_of(ruleset: Ruleset, root: Any) -> str:
@@ -122,7 +123,7 @@ def simulate(scenario: Scenario, n: int, seed: int, decisions: Mapping[str, Any]
 
 #: A fallback counted by :func:`simulate`: (decision, subject, why), and (decision, subject,
 #: None) for the battles with any fallback of that decision and subject.
-FallbackKey = tuple[str, str, "Reason | None"]
+FallbackKey = tuple[str, str, Reason | None]
 
 
 @dataclass
@@ -168,8 +169,6 @@ def _side_fields(rs: Ruleset) -> tuple[str, list[str]]:
 def _fight(scenario: Scenario, first: int, count: int,
            decisions: Mapping[str, Any]) -> Fought:
     """The battles with seeds ``first`` .. ``first + count - 1``, up to one that stops."""
-    from stratagem.api import run_battle
-
     rs = scenario.ruleset
     if decisions:
         scenario = replace(scenario, decisions=merge_decisions(
@@ -220,8 +219,6 @@ def _start_worker(path: str | None) -> None:
     # Ctrl-C is the parent's to handle: it stops the workers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if _WORKER_SCENARIO is None and path is not None:
-        from stratagem.api import load_scenario
-
         try:
             _WORKER_SCENARIO = replace(load_scenario(path), dice=None)
         except StratagemError as err:
@@ -280,8 +277,6 @@ def _in_processes(scenario: Scenario, chunks: list[tuple[int, int]],
 
 
 def render_odds(ruleset: Ruleset, figures: dict[str, Any], lang: str) -> str:
-    from stratagem.report import translator
-
     t = translator(ruleset, lang)
     lines = [t.t("report.ruleset", ruleset=t.title(ruleset.id))]
     partial = figures.get("partial")

@@ -10,21 +10,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from stratagem.errors import StratagemError
+from stratagem.i18n.catalog import translator
 from stratagem.interp.trace import Event, Label
 from stratagem.model.entities import Entity
 
 if TYPE_CHECKING:
     from stratagem.api import BattleResult, RatedArmy
     from stratagem.i18n.catalog import Translator
-    from stratagem.model.ruleset import Ruleset
-
-
-def translator(ruleset: Ruleset, lang: str) -> Translator:
-    from stratagem.i18n.catalog import Translator, engine_catalog
-
-    files = list(ruleset.locale_files.get("en", [])) if lang != "en" else []
-    files += list(ruleset.locale_files.get(lang, []))
-    return Translator(engine_catalog(lang, *files))
 
 
 def _value(t: Translator, entity: Entity, name: str, value: Any) -> str:

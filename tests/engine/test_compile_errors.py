@@ -4,11 +4,13 @@ from typing import Any
 
 import pytest
 
+from stratagem.compile.ruleset import compile_ruleset
 from stratagem.errors import StratagemError, ValidationFailed
+from stratagem.i18n.catalog import translator
 from stratagem.interp.context import Decisions, Run
 from stratagem.interp.dicesource import SeededDice
+from stratagem.interp.steps import call
 from stratagem.loader.yamlio import load_yaml
-from stratagem.model import compile_ruleset
 
 BASE = """kind: ruleset
 id: tiny
@@ -43,7 +45,7 @@ def failed_fight(text: str) -> tuple[StratagemError, Any]:
     rs = compile_ruleset(load_yaml("tiny.yaml", text=text))
     root = rs.new_entity(rs.kinds["battle"], {}, None)
     with pytest.raises(StratagemError) as failed:
-        rs.call(Run(rs, root, SeededDice(0), Decisions()), "fight", {})
+        call(Run(rs, root, SeededDice(0), Decisions()), "fight", {})
     return failed.value, root
 
 
@@ -59,8 +61,8 @@ def test_a_ruleset_compiled_from_a_document_translates():
     # the engine's own messages (it used to hold a list here, which has no .get).
     rs = compile_ruleset(load_yaml("tiny.yaml", text=BASE + "    - set: {x: 1}\n"))
     assert rs.locale_files == {}
-    assert rs.translate("report.ruleset", {"ruleset": "tiny"}) == "Rules: tiny"
-    assert rs.translate("report.ruleset", {"ruleset": "tiny"}, lang="ru").startswith("Правила")
+    assert translator(rs, "en").t("report.ruleset", ruleset="tiny") == "Rules: tiny"
+    assert translator(rs, "ru").t("report.ruleset", ruleset="tiny").startswith("Правила")
 
 
 def test_unknown_step_names_its_position_and_the_closest_step():
@@ -147,7 +149,7 @@ def test_a_changed_rule_file_is_read_again(tmp_path):
     import os
     import shutil
 
-    from stratagem.model import load_ruleset
+    from stratagem.compile.pipeline import load_ruleset
 
     from .conftest import SKIRMISH
 

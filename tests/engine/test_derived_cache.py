@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-import stratagem.model
+import stratagem.compile.pipeline
 from stratagem.api import load_scenario
 
 SCENARIO = Path(__file__).parents[1] / "loader" / "fixtures" / "scenario.yaml"
@@ -91,7 +91,7 @@ def test_setting_a_field_to_its_value_changes_nothing(monkeypatch):
     # counted through the compiled expressions, so with the compiled evaluator whatever
     # STRATAGEM_EVALUATOR says (a ruleset of its own: loaded rulesets are shared)
     monkeypatch.setenv("STRATAGEM_EVALUATOR", "compiled")
-    monkeypatch.setattr(stratagem.model, "_CACHE", {})
+    monkeypatch.setattr(stratagem.compile.pipeline, "_CACHE", {})
     scenario = load_scenario(SCENARIO)
     computed: list[str] = []
     undo = _counting_computations(scenario.ruleset, computed)

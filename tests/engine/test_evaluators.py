@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-import stratagem.model
+import stratagem.compile.pipeline
 from stratagem.api import load_scenario, run_battle
 from stratagem.cli import main
 from stratagem.errors import StratagemError
@@ -40,7 +40,7 @@ def _collect() -> tuple[list[Path], list[Path]]:
     scenarios, others = [], []
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("STRATAGEM_EVALUATOR", "compiled")
-        patch.setattr(stratagem.model, "_CACHE", _CACHES["compiled"])
+        patch.setattr(stratagem.compile.pipeline, "_CACHE", _CACHES["compiled"])
         for path in CANDIDATES:
             try:
                 load_scenario(path)
@@ -67,7 +67,7 @@ def test_every_file_left_out_is_an_army():
 def _fight(path: Path, mode: str, monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
     with monkeypatch.context() as patch:
         patch.setenv("STRATAGEM_EVALUATOR", mode)
-        patch.setattr(stratagem.model, "_CACHE", _CACHES[mode])
+        patch.setattr(stratagem.compile.pipeline, "_CACHE", _CACHES[mode])
         scenario = load_scenario(path)
         assert scenario.ruleset.evaluator.mode == mode
         out = []
@@ -119,7 +119,7 @@ def _self_reading_battle(write, monkeypatch, mode, capsys):
     rules = write(SELF_READING.format(ruleset=SKIRMISH), "rules.yaml")
     battle = write(BATTLE)
     monkeypatch.setenv("STRATAGEM_EVALUATOR", mode)
-    monkeypatch.setattr(stratagem.model, "_CACHE", {})
+    monkeypatch.setattr(stratagem.compile.pipeline, "_CACHE", {})
     assert load_scenario(battle).ruleset.evaluator.mode == mode
     code = main(["battle", str(battle)])
     out, err = capsys.readouterr()
@@ -153,7 +153,7 @@ def test_a_battle_without_a_trace_ends_the_same(path, monkeypatch):
     # Without a trace (odds) the steps that only add to it are skipped: nothing else may
     # change, so the end state is the one of the same battle fought with its trace.
     with monkeypatch.context() as patch:
-        patch.setattr(stratagem.model, "_CACHE", _CACHES["compiled"])
+        patch.setattr(stratagem.compile.pipeline, "_CACHE", _CACHES["compiled"])
         scenario = load_scenario(path)
     for seed in SEEDS:
         traced = run_battle(scenario, seed=seed, tracing=True)

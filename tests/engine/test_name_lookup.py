@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import pytest
 
+from stratagem.compile.ruleset import compile_ruleset
 from stratagem.interp.context import Decisions, Run
 from stratagem.interp.dicesource import SeededDice
+from stratagem.interp.steps import call
 from stratagem.loader.yamlio import load_yaml
-from stratagem.model import compile_ruleset
 
 RULESET = """\
 kind: ruleset
@@ -74,7 +75,7 @@ def ruleset(request, monkeypatch):
 def test_every_place_finds_its_names_in_the_same_order(ruleset):
     root = ruleset.new_entity(ruleset.kinds["battle"], {}, None)
     root._f["sides"].append(ruleset.new_entity(ruleset.kinds["side"], {}, root))
-    ruleset.call(Run(ruleset, root, SeededDice(0), Decisions()), "fight", {})
+    call(Run(ruleset, root, SeededDice(0), Decisions()), "fight", {})
     assert root._f["out"] == {
         "before_local": 107,   # update: the constant lvl (7) before the side's field (1)
         "after_local": 150,    # then the local lvl (50) before the constant

@@ -7,7 +7,7 @@ from pathlib import Path
 from jsonschema import Draft202012Validator
 from ruamel.yaml import YAML
 
-from stratagem.interp.steps import STEPS
+from stratagem.compile.steps import STEPS
 
 from .conftest import SKIRMISH
 

@@ -119,9 +119,9 @@ def test_invalid_decision_is_rejected(skirmish_scenario, capsys):
     path = str(_scenario(skirmish_scenario, stance="reckless"))
     assert main(["battle", path, "--dice", "10,12"]) == 1
     err = capsys.readouterr().err
-    # refused at load, where the scenario says it
-    assert "battle.yaml:19:39: 'reckless' is not one of the answers to 'stance'" in err
-    assert "answers: bold, steady, careful" in err
+    # found at load, at the value's place, before a die is rolled
+    assert "battle.yaml:" in err
+    assert "'reckless' is not a valid decision 'stance'; must be one of: bold, steady, careful" in err
 
 
 def test_a_recorded_battle_replays_exactly(skirmish_scenario, tmp_path, capsys):

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-import stratagem.model
+import stratagem.compile.pipeline
 from stratagem.api import load_scenario
 from stratagem.errors import Location, StratagemError
 from stratagem.expr import EVALUATORS, Evaluator, ExpressionError, compile_expr
@@ -278,7 +278,7 @@ def battle(request):
     """The loader's fixture scenario, loaded with a ruleset whose evaluator is the mode."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("STRATAGEM_EVALUATOR", request.param)
-        patch.setattr(stratagem.model, "_CACHE", {})
+        patch.setattr(stratagem.compile.pipeline, "_CACHE", {})
         scenario = load_scenario(SCENARIO)
     assert scenario.ruleset.evaluator.mode == request.param
     return scenario
@@ -366,7 +366,7 @@ def test_fields_named_like_entity_methods_are_the_fields(write, monkeypatch, mod
                  "  - {name: Red, units: [{troop: infantry, count: 10}]}\n")
     assert rules.parent == path.parent
     monkeypatch.setenv("STRATAGEM_EVALUATOR", mode)
-    monkeypatch.setattr(stratagem.model, "_CACHE", {})
+    monkeypatch.setattr(stratagem.compile.pipeline, "_CACHE", {})
     scenario = load_scenario(path)
     assert scenario.ruleset.evaluator.mode == mode
     unit = scenario.instantiate().sides[0].units[0]

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
+from stratagem.compile.pipeline import validate_file
 from stratagem.errors import StratagemError, ValidationFailed
-from stratagem.loader import validate_file
 from stratagem.loader.resolve import load_document
 from stratagem.loader.schema import (
     KINDS,
@@ -172,7 +172,7 @@ def test_the_scenario_schema_knows_the_battle_sides_and_decisions(ruleset: Any) 
 
 
 def test_validate_file_calls_the_compiler(monkeypatch: pytest.MonkeyPatch) -> None:
-    import stratagem.model
+    import stratagem.compile.pipeline
 
     seen = []
 
@@ -180,11 +180,15 @@ def test_validate_file_calls_the_compiler(monkeypatch: pytest.MonkeyPatch) -> No
         seen.append(doc["id"])
         raise ValidationFailed([StratagemError("compiler says no")])
 
-    monkeypatch.setattr(stratagem.model, "compile_ruleset", compile_ruleset)
+    monkeypatch.setattr(stratagem.compile.pipeline, "compile_ruleset", compile_ruleset)
+    monkeypatch.setattr(stratagem.compile.pipeline, "_CACHE", {})
     assert [e.message for e in validate_file(RULESET)] == ["compiler says no"]
     assert seen == ["skirmish"]
+    # an army of a ruleset that does not compile: the ruleset's own errors, as `battle`
+    # would raise them (the ruleset is compiled once)
     found = validate_file(FIXTURES / "army.yaml")
-    assert [e.message for e in found] == ["the ruleset 'skirmish/ruleset.yaml' has 1 error"]
+    assert [e.message for e in found] == ["compiler says no"]
+    assert seen == ["skirmish"]
 
 
 @pytest.mark.parametrize("text, message, hint", [

@@ -94,7 +94,7 @@ def _ruleset_folder(ref: str) -> tuple[str, Path, bool]:
 
 def _keys_of(ref: str) -> set[str]:
     """The keys a ruleset or setting uses, from the engine's model (imported only now)."""
-    from stratagem.model import load_ruleset
+    from stratagem.compile.pipeline import load_ruleset
 
     return set(load_ruleset(ref).message_keys())
 

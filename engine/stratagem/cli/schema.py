@@ -45,21 +45,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def run(args: argparse.Namespace) -> int:
-    from stratagem.errors import StratagemError, ValidationFailed
-    from stratagem.loader import Validator
-    from stratagem.loader.resolve import find_ruleset
+    from stratagem.compile.pipeline import load_ruleset
     from stratagem.loader.schema import army_schema, scenario_schema, static_schema
 
     if args.ruleset and args.kind not in ("army", "scenario"):
         args.parser.error(f"--ruleset applies to army and scenario schemas, not {args.kind}")
     if args.ruleset:
-        path = find_ruleset(args.ruleset)
-        loaded = Validator().ruleset(path)
-        if loaded.doc is None or not loaded.schema_ok:
-            raise ValidationFailed(loaded.errors) if loaded.errors else StratagemError(
-                f"the ruleset '{args.ruleset}' could not be loaded")
         make = army_schema if args.kind == "army" else scenario_schema
-        schema = make(loaded.doc)
+        schema = make(load_ruleset(args.ruleset).doc)
     else:
         schema = static_schema(args.kind)
     print(json.dumps(schema, indent=2, ensure_ascii=False))

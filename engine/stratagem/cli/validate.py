@@ -2,7 +2,8 @@
 
 Every error of every file is printed as ``file:line:col: message ($.path)`` with a
 hint; a parse error in one file does not stop the others. Exit 0 when all files
-are valid, 1 otherwise. The loader is imported inside :func:`run`.
+are valid, 1 otherwise. Each file goes through the pipeline ``battle`` uses
+(``stratagem.compile.pipeline``), imported inside :func:`run`.
 """
 
 from __future__ import annotations
@@ -45,9 +46,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def run(args: argparse.Namespace) -> int:
-    from stratagem.loader import Validator
+    from stratagem.compile.pipeline import Pipeline
 
-    validator = Validator()
+    validator = Pipeline()
     results = []
     for name in args.files:
         errors = validator.validate(name)

@@ -122,10 +122,10 @@ class DiceExpr:
         return self.text
 
     def __reduce__(self) -> tuple[object, ...]:
-        # The compiled roller is made of closures: pickle the text and parse again.
-        from stratagem.dice.parser import parse_dice
-
-        return parse_dice, (self.text, self.dialect, self.limits)
+        # The compiled roller is made of closures: pickle the tree, plan it again (or
+        # take the one this process already has).
+        return interned, (self.text, self.body, self.repeat, self.is_percent, self.dialect,
+                          self.limits)
 
     def __copy__(self) -> DiceExpr:
         return self
@@ -207,3 +207,21 @@ def build_distribution(expr: DiceExpr, plan: Plan) -> Distribution:
 @lru_cache(maxsize=1024)
 def _cached_distribution(expr: DiceExpr, env: Env, limits: DiceLimits) -> Distribution:
     return build_distribution(expr, expr.plan(dict(env), limits))
+
+
+#: Every expression made in this process, by text, dialect and limits: parsing and
+#: unpickling the same expression give the same object.
+_INTERNED: dict[tuple[str, DiceDialect, DiceLimits], DiceExpr] = {}
+_INTERNED_MAX = 4096
+
+
+def interned(text: str, body: Node, repeat: Node | None, is_percent: bool,
+             dialect: DiceDialect, limits: DiceLimits) -> DiceExpr:
+    """The expression with this text, dialect and limits: the one made before, if any."""
+    key = (text, dialect, limits)
+    found = _INTERNED.get(key)
+    if found is None:
+        if len(_INTERNED) >= _INTERNED_MAX:
+            _INTERNED.clear()
+        found = _INTERNED[key] = DiceExpr(text, body, repeat, is_percent, dialect, limits)
+    return found

@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from stratagem.dice.config import DiceDialect, DiceLimits
 from stratagem.dice.errors import DiceLimitError, DiceSyntaxError
-from stratagem.dice.expr import DiceExpr
+from stratagem.dice.expr import _INTERNED, DiceExpr, interned
 
 DEFAULT_DIALECT = DiceDialect()
 DEFAULT_LIMITS = DiceLimits()
@@ -43,6 +43,7 @@ def parse_dice(
 def clear_caches() -> None:
     """Forget every parsed expression (for tests and benchmarks)."""
     _parse.cache_clear()
+    _INTERNED.clear()
 
 
 @lru_cache(maxsize=4096)
@@ -68,7 +69,7 @@ def _parse(text: str, dialect: DiceDialect, limits: DiceLimits) -> DiceExpr:
         repeat, body, is_percent = build(plain, dialect)
     except RecursionError:
         raise DiceLimitError("the expression nests too deeply", text=stripped) from None
-    return DiceExpr(stripped, body, repeat, is_percent, dialect, limits)
+    return interned(stripped, body, repeat, is_percent, dialect, limits)
 
 
 def _check_nesting(text: str, limits: DiceLimits) -> None:

@@ -28,9 +28,14 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Collection, Mapping
+from fractions import Fraction
 from typing import Any
 
 from mypy_extensions import mypyc_attr
+
+#: Result types simpleeval need not inspect for forbidden functions or modules: plain
+#: values, and the engine's own state objects (which register themselves here).
+SAFE_RESULT_TYPES: set[type] = {int, float, str, bool, type(None), Fraction}
 
 #: Items all the comprehensions of one evaluation may walk through together.
 MAX_COMPREHENSION_ITEMS = 10_000

@@ -32,6 +32,7 @@ from simpleeval import (
 
 from stratagem.errors import Location, StratagemError, UnknownMember
 from stratagem.expr import compiled
+from stratagem.expr.simple import RuleEval, WithConstants
 
 #: Names every expression may use for the literals YAML authors tend to write.
 LITERALS: dict[str, Any] = {
@@ -470,9 +471,7 @@ def _path(node: ast.AST) -> tuple[str, ...] | None:
     return tuple(reversed(parts))
 
 
-#: Result types simpleeval need not inspect for forbidden functions or modules: plain
-#: values, and the engine's own state objects (which register themselves here).
-SAFE_RESULT_TYPES: set[type] = {int, float, str, bool, type(None), Fraction}
+SAFE_RESULT_TYPES = compiled.SAFE_RESULT_TYPES
 
 
 @mypyc_attr(native_class=False)
@@ -530,8 +529,6 @@ class Evaluator:
         self._depth = 0
 
     def _make(self) -> EvalWithCompoundTypes:
-        from stratagem.expr.simple import RuleEval
-
         ev = RuleEval(operators=dict(OPERATORS), functions=self.functions, names={})
         ev.ATTR_INDEX_FALLBACK = False
         ev.attribute = self.attribute
@@ -577,8 +574,6 @@ class Evaluator:
 
     def _simpleeval(self, expr: Expr, scope: Mapping[str, Any]) -> Any:
         if self.constants:
-            from stratagem.expr.simple import WithConstants
-
             scope = WithConstants(scope, self.constants)
         path = expr.path
         if path is not None:

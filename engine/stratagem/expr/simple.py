@@ -19,7 +19,7 @@ from simpleeval import (
 
 from stratagem.errors import UnknownMember
 from stratagem.expr import compiled
-from stratagem.expr.core import SAFE_RESULT_TYPES
+from stratagem.expr.compiled import SAFE_RESULT_TYPES
 
 
 class WithConstants(Mapping[str, Any]):

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from stratagem.errors import Location, StratagemError, ValidationFailed
 from stratagem.i18n.engine_keys import (
@@ -32,6 +32,7 @@ from stratagem.i18n.engine_keys import (
 from stratagem.i18n.language import Language, NumberFormat, is_number
 from stratagem.i18n.messages import Message, MessageSyntaxError, parse_message
 from stratagem.i18n.plural import PluralRule
+from stratagem.loader.yamlio import load_yaml
 
 #: The language every other falls back to.
 FALLBACK_LANGUAGE = "en"
@@ -228,8 +229,6 @@ def read_locale(path: Path) -> LocaleFile:
 
 @lru_cache(maxsize=256)
 def _read_locale_cached(path: str, _mtime: int, _size: int) -> LocaleFile:
-    from stratagem.loader.yamlio import load_yaml
-
     doc = load_yaml(Path(path))
     return parse_locale(doc, path, expected=Path(path).stem)
 
@@ -457,3 +456,16 @@ class Translator:
     def number(self, value: Any) -> str:
         """A number in this language's style."""
         return self.catalog.number(value)
+
+
+class HasLocales(Protocol):
+    """What a translator needs of a ruleset: its locale files per language."""
+
+    locale_files: dict[str, list[Path]]
+
+
+def translator(ruleset: HasLocales, lang: str) -> Translator:
+    """The engine's texts and a ruleset's (its locale files, base first), in ``lang``."""
+    files = list(ruleset.locale_files.get("en", [])) if lang != "en" else []
+    files += list(ruleset.locale_files.get(lang, []))
+    return Translator(engine_catalog(lang, *files))

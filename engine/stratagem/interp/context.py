@@ -2,27 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import Any
 
 from stratagem.errors import LimitError
+from stratagem.i18n.catalog import Translator, translator
 from stratagem.interp.decisions import Decisions
 from stratagem.interp.dicesource import DiceSource
 from stratagem.interp.trace import Event
 from stratagem.model.entities import Entity
-
-if TYPE_CHECKING:
-    from stratagem.interp.steps import Step
-    from stratagem.model.ruleset import Ruleset
-
-
-@dataclass(frozen=True)
-class RunLimits:
-    """Bounds of one battle. A ruleset may lower or raise them within reason."""
-
-    max_rounds: int = 1000
-    max_steps: int = 1_000_000
-    max_call_depth: int = 50
+from stratagem.model.ruleset import Ruleset
+from stratagem.model.steps import Step
 
 
 class BreakLoop(Exception):
@@ -57,6 +47,13 @@ class Run:
         self.max_steps = self.limits.max_steps
         #: The language of messages raised while running (the report picks its own).
         self.lang = "en"
+        self._translator: Translator | None = None
+
+    def translate(self, key: str, params: Mapping[str, Any]) -> str:
+        """The text of one of the ruleset's message keys, in the run's language."""
+        if self._translator is None:
+            self._translator = translator(self.ruleset, self.lang)
+        return self._translator.t(key, **params)
 
     # -- helpers used by steps ----------------------------------------------------------
     def too_many_steps(self, step: Step) -> None:

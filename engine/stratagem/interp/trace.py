@@ -10,21 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from stratagem.model.values import plain
-
-
-@dataclass(frozen=True)
-class Label:
-    """A localisable name (an enum value, a field, a table) rendered at report time."""
-
-    key: str
-    fallback: str
-
-    def to_plain(self) -> dict[str, str]:
-        return {"label": self.key, "text": self.fallback}
-
-    def __str__(self) -> str:
-        return self.fallback
+from stratagem.model.entities import Entity
+from stratagem.model.values import Label, plain
 
 
 @dataclass
@@ -56,8 +43,6 @@ class Event:
 
 def plainify(value: Any) -> Any:
     """Entities become their names; everything else its plain JSON form."""
-    from stratagem.model.entities import Entity
-
     if isinstance(value, Entity):
         return value.label()
     if isinstance(value, (list, tuple)):
@@ -69,3 +54,5 @@ def plainify(value: Any) -> Any:
         return value
     text = getattr(value, "text", None)  # an expression or dice cell of a table
     return text if isinstance(text, str) else str(value)
+
+__all__ = ["Event", "Label", "plainify"]

@@ -19,6 +19,7 @@ from stratagem.errors import LimitError, Location, StratagemError, ValidationFai
 from stratagem.loader.limits import DEFAULT_LIMITS, LoadLimits
 from stratagem.loader.merge import merge, resolve_markers
 from stratagem.loader.yamlio import PosDict, PosList, load_yaml
+from stratagem.resources import data_dir
 
 _NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*\Z")
 
@@ -42,8 +43,6 @@ def display_path(path: Path) -> str:
 
 
 def _shipped_root() -> Path | None:
-    from stratagem.resources import data_dir
-
     try:
         return data_dir("rulesets")
     except FileNotFoundError:

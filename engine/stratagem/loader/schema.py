@@ -19,11 +19,13 @@ from __future__ import annotations
 import copy
 import difflib
 import json
+from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
 from stratagem.errors import LimitError, Location, StratagemError
 from stratagem.loader.yamlio import PosDict, PosList, child_path
+from stratagem.resources import data_dir
 
 #: The file kinds, each with its schema.
 KINDS = ("ruleset", "setting", "army", "scenario", "locale")
@@ -46,8 +48,6 @@ _TYPE_WORDS = {
 
 @cache
 def _static_text(kind: str) -> str:
-    from stratagem.resources import data_dir
-
     return (data_dir("schemas") / f"{kind}.schema.json").read_text(encoding="utf-8")
 
 
@@ -143,7 +143,7 @@ def _lenient(schema: Any, wrap: bool = True) -> Any:
     return wrapper
 
 
-def army_schema(ruleset_doc: dict[str, Any]) -> dict[str, Any]:
+def army_schema(ruleset_doc: Mapping[str, Any]) -> dict[str, Any]:
     """The full schema of army files for a ruleset (one side of the battle)."""
     gen = _Generator(ruleset_doc)
     header = static_schema("army")
@@ -167,7 +167,7 @@ def army_schema(ruleset_doc: dict[str, Any]) -> dict[str, Any]:
     return root
 
 
-def scenario_schema(ruleset_doc: dict[str, Any]) -> dict[str, Any]:
+def scenario_schema(ruleset_doc: Mapping[str, Any]) -> dict[str, Any]:
     """The full schema of scenario files for a ruleset."""
     gen = _Generator(ruleset_doc)
     header = static_schema("scenario")
@@ -218,7 +218,7 @@ def scenario_schema(ruleset_doc: dict[str, Any]) -> dict[str, Any]:
 class _Generator:
     """Builds JSON Schemas of entities from a ruleset's declarations."""
 
-    def __init__(self, doc: dict[str, Any]) -> None:
+    def __init__(self, doc: Mapping[str, Any]) -> None:
         self.doc = doc
         self.ruleset_id = str(doc.get("id") or "ruleset")
         self.entities = _mapping(doc.get("entities"))

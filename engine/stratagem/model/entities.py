@@ -17,7 +17,7 @@ from stratagem.errors import Location, StratagemError, UnknownMember
 from stratagem.expr import SAFE_RESULT_TYPES, Expr
 from stratagem.expr.compiled import read_attribute
 from stratagem.model.tables import Row
-from stratagem.model.values import closest, exact
+from stratagem.model.values import closest, exact, plain
 
 if TYPE_CHECKING:
     from stratagem.model.ruleset import Ruleset
@@ -371,8 +371,6 @@ class Entity:
         return twin
 
     def to_plain(self) -> dict[str, Any]:
-        from stratagem.model.values import plain
-
         out: dict[str, Any] = {}
         for key, value in self._f.items():
             if key in self._kind.children:

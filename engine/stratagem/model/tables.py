@@ -13,7 +13,7 @@ from typing import Any
 
 from stratagem.errors import Location, StratagemError, UnknownMember
 from stratagem.expr import SAFE_RESULT_TYPES
-from stratagem.model.values import plain
+from stratagem.model.values import closest, plain
 
 MATCHES = ("exact", "range", "threshold", "keys")
 
@@ -46,8 +46,6 @@ class Row:
             return self._table
         if name.startswith("_"):
             raise AttributeError(name)
-        from stratagem.model.values import closest
-
         raise UnknownMember(
             f"table '{self._table}' has no column '{name}'",
             hint=closest(name, self._cells) or f"columns: {', '.join(self._cells)}",

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from stratagem.errors import Location
+from stratagem.errors import Location, did_you_mean
 
 
 def where(node: Any, key: Any = None) -> Location | None:
@@ -45,11 +46,19 @@ def plain(value: Any) -> Any:
     return value
 
 
-def closest(name: object, candidates: Any) -> str | None:
-    """A 'did you mean' hint for a misspelt name."""
-    import difflib
+#: A 'did you mean' hint for a misspelt name (stratagem.errors.did_you_mean).
+closest = did_you_mean
 
-    found = difflib.get_close_matches(str(name), [str(c) for c in candidates], n=3, cutoff=0.6)
-    if not found:
-        return None
-    return "did you mean " + " or ".join(f"'{f}'" for f in found) + "?"
+
+@dataclass(frozen=True)
+class Label:
+    """A localisable name (an enum value, a field, a table) rendered at report time."""
+
+    key: str
+    fallback: str
+
+    def to_plain(self) -> dict[str, str]:
+        return {"label": self.key, "text": self.fallback}
+
+    def __str__(self) -> str:
+        return self.fallback

@@ -1,4 +1,5 @@
-"""Compiling a merged ruleset document into a runnable :class:`Ruleset`.
+"""The compiler's state and its checks: names in scope, expressions, dice, steps, kinds,
+fields and tables of one ruleset document (``stratagem.compile.ruleset`` drives it).
 
 Everything that can be checked is checked here, and every problem is
 collected (not just the first) with its file, line and column: malformed
@@ -15,16 +16,17 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from stratagem.compile.steps import COMMON_KEYS, STEPS, common
 from stratagem.dice import DiceError, parse_dice
 from stratagem.errors import Location, StratagemError
 from stratagem.expr import BASE_FUNCTIONS, Expr, ExpressionError, compile_expr
 from stratagem.model.entities import RESERVED, TYPES, EntityKind, FieldSpec
+from stratagem.model.steps import Block, Dice, Step, block
 from stratagem.model.tables import MATCHES, Row, Table
 from stratagem.model.values import closest, exact, where
 
 if TYPE_CHECKING:
-    from stratagem.interp.context import Run
-    from stratagem.interp.steps import Block
+    from stratagem.model.steps import DecideStep
 
 #: Functions the ruleset itself provides to expressions (bound to its tables).
 RULESET_FUNCTIONS = ("lookup", "row", "has", "keys", "rows", "label")
@@ -44,7 +46,7 @@ class Compiler:
         self.dialect = dialect
         self.errors: list[StratagemError] = []
         self.message_keys: set[str] = set()
-        self.decisions: dict[str, Any] = {}
+        self.decisions: dict[str, DecideStep] = {}
         self.constants: dict[str, Any] = {}
         self.tables: dict[str, Table] = {}
         self.kinds: dict[str, EntityKind] = {}
@@ -52,6 +54,8 @@ class Compiler:
         #: procedure name -> its parameters
         self.procedure_params: dict[str, list[str]] = {}
         self._known: list[set[str]] = [set()]
+        #: how many loops (`for_each`, `repeat`) enclose the step being compiled
+        self._loops = 0
 
     # -- errors and positions -----------------------------------------------------------
     def error(self, message: str, location: Location | None, hint: str | None = None) -> None:
@@ -74,12 +78,36 @@ class Compiler:
 
     @contextmanager
     def procedure_scope(self, names: set[str]) -> Iterator[None]:
-        saved = self._known
-        self._known = [set(names)]
+        saved, loops = self._known, self._loops
+        self._known, self._loops = [set(names)], 0
         try:
             yield
         finally:
-            self._known = saved
+            self._known, self._loops = saved, loops
+
+    @contextmanager
+    def loop(self) -> Iterator[None]:
+        """The body of a loop: `break` may stand here."""
+        self._loops += 1
+        try:
+            yield
+        finally:
+            self._loops -= 1
+
+    def in_loop(self) -> bool:
+        return self._loops > 0
+
+    def bind_row(self, name: str | None, table: str) -> None:
+        """``name`` holds a row of ``table`` (the static checks read its columns)."""
+
+    def bind_items(self, name: str, items: Expr) -> None:
+        """``name`` holds each item of ``items`` in turn."""
+
+    def check_update(self, entity: Expr, places: Mapping[str, Location | None]) -> None:
+        """The fields an `update` step changes, on the entity it names."""
+
+    def note_call(self, procedure: str, args: Mapping[str, Expr]) -> None:
+        """A `call` of ``procedure`` with ``args``."""
 
     def is_known(self, name: str) -> bool:
         return any(name in s for s in self._known) or name in self.constants
@@ -165,21 +193,36 @@ class Compiler:
                        "`procedures:`")
         return name
 
-    def dice_spec(self, node: Mapping[str, Any], key: str) -> DiceSpec:
-        return DiceSpec(self, node, key)
+    def dice_spec(self, node: Mapping[str, Any], key: str) -> Dice:
+        """A dice expression in a step: a literal parsed here, or `{from: EXPR}` read when
+        the step runs."""
+        value = node.get(key)
+        loc = self.where(node, key)
+        if isinstance(value, Mapping) and "from" in value:
+            return Dice(self.dialect, source=self.expr(value, "from"))
+        if isinstance(value, bool) or value is None:
+            self.error("expected a dice expression such as '3d' or '1d20+2'", loc)
+            value = "0"
+        try:
+            literal = parse_dice(str(value), dialect=self.dialect)
+        except DiceError as err:
+            err.location = _offset(loc, err)
+            self.errors.append(err)
+            return Dice(self.dialect, parse_dice("0", dialect=self.dialect))
+        names = {name: _located(self.expr({name: name}, name), loc)
+                 for name in sorted(literal.names)}
+        return Dice(self.dialect, literal, names=names)
 
     # -- steps ----------------------------------------------------------------------------
     def block(self, node: Any, key: Any) -> Block:
-        from stratagem.interp.steps import COMMON_KEYS, STEPS, Block
-
         steps = node.get(key) if isinstance(node, Mapping) else None
         if steps is None:
-            return Block()
+            return block()
         if not isinstance(steps, list):
             self.error(f"'{key}' takes a list of steps", self.where(node, key),
                        hint="start each step with '- ', e.g. '- set: {x: 1}'")
-            return Block()
-        out = []
+            return block()
+        out: list[Step] = []
         for i, step in enumerate(steps):
             loc = self.where(steps, i)
             if not isinstance(step, Mapping) or not step:
@@ -195,21 +238,20 @@ class Compiler:
                     self.error(f"a step has one step key; this one has {', '.join(kinds)}", loc,
                                hint="write the step key first, or split it into separate steps")
                 continue
-            cls = STEPS[kinds[0]]
-            allowed = set(COMMON_KEYS) | set(cls.keys) | {cls.kind}
+            kind = kinds[0]
+            form = STEPS[kind]
+            allowed = set(COMMON_KEYS) | set(form.keys) | {kind}
             for extra in step:
                 if extra not in allowed:
-                    self.error(f"`{cls.kind}` step has no option '{extra}'",
+                    self.error(f"`{kind}` step has no option '{extra}'",
                                self.key_where(step, extra),
                                hint=closest(extra, allowed) or "options: " + ", ".join(
-                                   sorted(allowed - {cls.kind})))
+                                   sorted(allowed - {kind})))
             try:
-                compiled = cls(self, step)
-                compiled.finish(self, step)
-                out.append(compiled)
+                out.append(form.compile(self, step, common(self, step, kind)))
             except StratagemError as err:
                 self.errors.append(err)
-        return Block(out)
+        return block(out)
 
     def key_where(self, node: Any, key: Any) -> Location | None:
         locate = getattr(node, "key_where", None)
@@ -219,79 +261,6 @@ class Compiler:
             except (KeyError, TypeError):
                 pass
         return self.where(node, key)
-
-
-class DiceSpec:
-    """A dice expression in a step: a literal parsed at load, or `{from: EXPR}` at run time."""
-
-    def __init__(self, c: Compiler, node: Mapping[str, Any], key: str) -> None:
-        self.dialect = c.dialect
-        self.literal = None
-        self.source: Expr | None = None
-        self.names: dict[str, Expr] = {}
-        #: names met in dice taken from tables or values, parsed once
-        self.found: dict[str, Expr] = {}
-        value = node.get(key)
-        loc = c.where(node, key)
-        if isinstance(value, Mapping) and "from" in value:
-            self.source = c.expr(value, "from")
-            return
-        if isinstance(value, bool) or value is None:
-            c.error("expected a dice expression such as '3d' or '1d20+2'", loc)
-            value = "0"
-        try:
-            self.literal = parse_dice(str(value), dialect=c.dialect)
-        except DiceError as err:
-            err.location = _offset(loc, err)
-            c.errors.append(err)
-            self.literal = parse_dice("0", dialect=c.dialect)
-            return
-        for name in sorted(self.literal.names):
-            self.names[name] = c.expr({name: name}, name)
-            self.names[name] = _located(self.names[name], loc)
-
-    def subject_name(self, run: Run, scope: Mapping[str, Any], subject: Expr | None
-                     ) -> str | None:
-        if subject is None:
-            return None
-        who = run.evaluator.eval(subject, scope)
-        return who.label() if hasattr(who, "label") and callable(who.label) else str(who)
-
-    def roll(self, run: Run, scope: Mapping[str, Any], subject: Expr | None, label: str) -> Any:
-        expr = self.literal
-        if expr is None:
-            assert self.source is not None
-            value = run.evaluator.eval(self.source, scope)
-            if isinstance(value, (int, str)) and not isinstance(value, bool):
-                expr = parse_dice(str(value), dialect=self.dialect)
-            else:
-                expr = value
-        names = ({n: _as_int(run.evaluator.eval(e, scope), n, e) for n, e in self.names.items()}
-                 if self.names else {})
-        extra = getattr(expr, "names", None)
-        if extra:  # a roll taken from a table or a value: its names are read here
-            for n in extra:
-                if n not in names:
-                    read = self.found.get(n)
-                    if read is None:
-                        read = self.found[n] = compile_expr(n)
-                    names[n] = _as_int(run.evaluator.eval(read, scope), n, None)
-        if run.dice.uses_labels:
-            who = self.subject_name(run, scope, subject)
-            label = f"{who}: {label}" if who else label
-        return run.dice.roll(expr, names, label)
-
-
-def _as_int(value: Any, name: str, expr: Expr | None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        try:
-            if value == int(value):
-                return int(value)
-        except (TypeError, ValueError):
-            pass
-        raise StratagemError(f"dice name '{name}' must be a whole number, got {value!r}",
-                             location=expr.location if expr else None)
-    return value
 
 
 def _located(expr: Expr, loc: Location | None) -> Expr:

@@ -1,44 +1,27 @@
 """Army and scenario files: the sides, circumstances and decisions of a battle.
 
-A scenario is checked against its ruleset's declarations once, kept as a
-template state, and cloned for each battle, so thousands of simulated
-battles never re-read or re-validate a file.
+Building them from their documents: a scenario is checked against its ruleset's
+declarations once, kept as a template state (``stratagem.model.scenario``), and cloned
+for each battle, so thousands of simulated battles never re-read or re-validate a file.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from stratagem.errors import StratagemError, ValidationFailed
-from stratagem.interp.decisions import Entry, compile_decisions
+from stratagem.compile.decisions import compile_decisions
 from stratagem.model.entities import Entity, EntityKind
 from stratagem.model.ruleset import Ruleset
+from stratagem.model.scenario import Scenario
 from stratagem.model.values import closest, where
 
 #: Keys of army/scenario files that are not fields of the side/battle they describe.
 ARMY_META = ("kind", "ruleset", "description", "notes")
 SCENARIO_KEYS = ("kind", "ruleset", "name", "title", "description", "notes", "battle", "sides",
                  "decisions", "dice", "seed", "options")
-
-
-@dataclass
-class Scenario:
-    """A loaded scenario: its ruleset, a template battle state and the GM's inputs
-    (``decisions``: the plans of :func:`stratagem.interp.decisions.compile_decisions`)."""
-
-    ruleset: Ruleset
-    template: Entity
-    decisions: dict[str, Entry] = field(default_factory=dict)
-    dice: list[Any] | None = None
-    seed: int | None = None
-    name: str = ""
-    path: str | None = None
-
-    def instantiate(self) -> Entity:
-        return self.template.clone()
 
 
 class _Builder:

@@ -1,0 +1,311 @@
+"""The one pipeline every command reads files through.
+
+    YAML with positions (loader.yamlio) -> overlays merged (loader.resolve, loader.merge)
+    -> JSON Schema (loader.schema) -> compiled into frozen data (compile.ruleset)
+    -> static checks (compile.compiler) -> the army or scenario built (compile.documents)
+
+``validate`` is this pipeline stopped before the battle: :meth:`Pipeline.validate` runs
+exactly what :meth:`Pipeline.scenario`, :meth:`Pipeline.army` and :meth:`Pipeline.ruleset`
+run for ``battle``, ``odds``, ``rate``, ``schema`` and ``i18n check``, and turns what
+they raise into a list of errors. So what it accepts is exactly what runs.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from stratagem.compile.documents import build_army, build_scenario, sides_collection
+from stratagem.compile.ruleset import compile_ruleset
+from stratagem.errors import Location, StratagemError, ValidationFailed, did_you_mean, in_order
+from stratagem.i18n.catalog import parse_locale
+from stratagem.loader.limits import DEFAULT_LIMITS, LoadLimits
+from stratagem.loader.resolve import find_ruleset, load_document_chain
+from stratagem.loader.schema import army_schema, scenario_schema, validate_document
+from stratagem.loader.yamlio import PosDict, PosList, load_yaml
+from stratagem.model.ruleset import Ruleset
+from stratagem.model.scenario import Army, Scenario
+from stratagem.model.values import where
+
+KINDS = ("ruleset", "setting", "army", "scenario", "locale")
+
+
+def errors_of(err: StratagemError) -> list[StratagemError]:
+    """The errors an exception carries: its list for ValidationFailed, else itself."""
+    return list(err.errors) if isinstance(err, ValidationFailed) else [err]
+
+
+def _fail(errors: list[StratagemError]) -> ValidationFailed:
+    return ValidationFailed(in_order(errors))
+
+
+@dataclass
+class LoadedRuleset:
+    """A ruleset as the pipeline found it: the merged document (None if it did not load),
+    the compiled ruleset (None if it has errors), and its errors."""
+
+    doc: PosDict | None
+    ruleset: Ruleset | None = None
+    errors: list[StratagemError] = field(default_factory=list)
+    #: every file read, with its modification time (a cached ruleset is reused until one
+    #: changes)
+    files: dict[Path, float] = field(default_factory=dict)
+
+
+#: path -> the ruleset loaded from it, across pipelines (reused until a file changes)
+_CACHE: dict[Path, LoadedRuleset] = {}
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return -1.0
+
+
+class Pipeline:
+    """Reads files of every kind, loading (and compiling) each ruleset they name once."""
+
+    def __init__(self, limits: LoadLimits = DEFAULT_LIMITS) -> None:
+        self.limits = limits
+        self._active: set[Path] = set()
+
+    # -- rulesets -------------------------------------------------------------------------
+    def loaded(self, path: Path, ref: str | None = None) -> LoadedRuleset:
+        """The merged, validated and compiled ruleset at ``path``, and its errors."""
+        key = path.resolve()
+        cached = _CACHE.get(key)
+        if cached is not None and all(_mtime(f) == t for f, t in cached.files.items()):
+            return cached
+        loaded = self._load_ruleset(path, ref)
+        _CACHE[key] = loaded
+        return loaded
+
+    def ruleset(self, ref: str | Path, base_dir: Path | None = None) -> Ruleset:
+        """The compiled ruleset named by id (``my-rules``, ``my-rules/my-world``) or path;
+        raises :class:`ValidationFailed` with every error."""
+        path = find_ruleset(str(ref), base_dir)
+        loaded = self.loaded(path, str(ref))
+        if loaded.ruleset is None:
+            raise _fail(loaded.errors)
+        return loaded.ruleset
+
+    def _load_ruleset(self, path: Path, ref: str | None) -> LoadedRuleset:
+        read: list[Path] = []
+        try:
+            doc, chain = load_document_chain(path, self.limits, read=read)
+        except StratagemError as err:
+            return LoadedRuleset(None, errors=errors_of(err),
+                                 files={f: _mtime(f) for f in read})
+        files = {f: _mtime(f) for f in read}
+        errors = validate_document(doc, "ruleset")
+        if errors:
+            return LoadedRuleset(doc, errors=errors, files=files)
+        errors = _folder_errors(path, doc)
+        try:
+            rs = compile_ruleset(doc, ref=ref)
+        except StratagemError as err:
+            return LoadedRuleset(doc, errors=in_order([*errors, *errors_of(err)]), files=files)
+        if errors:
+            return LoadedRuleset(doc, errors=errors, files=files)
+        rs.path = str(path)
+        rs.locale_files = _locale_files(chain)
+        return LoadedRuleset(doc, rs, files=files)
+
+    def ruleset_for(self, doc: Any, path: Path, kind: str | None = None) -> Ruleset:
+        """The ruleset an army or scenario file names in its `ruleset:` key."""
+        ref = doc.get("ruleset") if hasattr(doc, "get") else None
+        if not isinstance(ref, str) or not ref.strip():
+            errors = validate_document(doc, kind) if kind else []
+            if errors:  # the file's own schema says what is missing, with the rest
+                raise _fail(errors)
+            raise StratagemError("the file does not say which ruleset it uses",
+                                 location=where(doc, "ruleset") if ref is not None
+                                 else where(doc), hint="add e.g. `ruleset: my-rules`")
+        try:
+            return self.ruleset(ref, path.parent)
+        except ValidationFailed:
+            raise
+        except StratagemError as err:
+            if err.location is None:
+                err.location = where(doc, "ruleset")
+            raise
+
+    # -- armies and scenarios -------------------------------------------------------------
+    def document(self, path: Path, kind: str, location: Location | None = None) -> PosDict:
+        """A file that must be of ``kind``: read, its kind checked."""
+        if not path.is_file():
+            raise StratagemError(f"no such {kind} file: {path}", location=location,
+                                 hint="paths in a scenario are relative to the scenario file"
+                                 if location is not None else "check the path")
+        raw = load_yaml(path, self.limits)
+        found, errors = kind_of(raw, str(path))
+        if found is None:
+            raise _fail(errors)
+        if found != kind:
+            article = "an" if kind[0] in "aeiou" else "a"
+            raise StratagemError(
+                f"expected {article} {kind} file, but this one says kind: {found}",
+                location=raw.where("kind"), hint=f"start the file with `kind: {kind}`")
+        assert isinstance(raw, PosDict)
+        return raw
+
+    def _side_schema(self, raw: PosDict, kind: str, rs: Ruleset) -> None:
+        schema = rs.schemas.get(kind)
+        if schema is None:
+            make = army_schema if kind == "army" else scenario_schema
+            schema = rs.schemas[kind] = make(rs.doc)
+        errors = validate_document(raw, schema=schema)
+        if errors:
+            raise _fail(errors)
+
+    def army(self, path: str | Path, ruleset: Ruleset | None = None) -> Army:
+        path = Path(path)
+        raw = self.document(path, "army")
+        rs = ruleset or self.ruleset_for(raw, path, "army")
+        self._side_schema(raw, "army", rs)
+        root = rs.new_entity(rs.kinds["battle"], {}, None)
+        side = build_army(rs, raw, root)
+        root.adopt(sides_collection(rs), side)
+        return Army(rs, side, root, str(path))
+
+    def scenario(self, path: str | Path, ruleset: Ruleset | None = None) -> Scenario:
+        path = Path(path)
+        raw = self.document(path, "scenario")
+        rs = ruleset or self.ruleset_for(raw, path, "scenario")
+        self._side_schema(raw, "scenario", rs)
+        return build_scenario(rs, raw, path.parent,
+                              lambda army, at: self._army_doc(army, at, path.parent))
+
+    def _army_doc(self, path: Path, location: Location | None, folder: Path) -> PosDict:
+        """An army file a scenario names, checked as ``validate`` checks one on its own."""
+        if not path.is_file():
+            raise StratagemError(f"army file not found: {os.path.relpath(path, folder)}",
+                                 location=location,
+                                 hint=f"the path is relative to the scenario's folder ({folder})")
+        key = path.resolve()
+        if key in self._active:
+            raise StratagemError("an army file names itself through its scenario",
+                                 location=location)
+        self._active.add(key)
+        try:
+            raw = self.document(path, "army", location)
+            rs = self.ruleset_for(raw, path, "army")
+            self._side_schema(raw, "army", rs)
+        finally:
+            self._active.discard(key)
+        return raw
+
+    # -- validate -------------------------------------------------------------------------
+    def validate(self, path: Path | str) -> list[StratagemError]:
+        """Every error of one file of any kind (its ``kind:`` says which), in file order:
+        what loading it for a battle, a rating or a translation check would raise."""
+        path = Path(path)
+        try:
+            raw = load_yaml(path, self.limits)
+        except StratagemError as err:
+            return errors_of(err)
+        kind, errors = kind_of(raw, str(path))
+        if kind is None:
+            return errors
+        try:
+            if kind in ("ruleset", "setting"):
+                return self.loaded(path).errors
+            if kind == "army":
+                self.army(path)
+            elif kind == "scenario":
+                self.scenario(path)
+            else:
+                return locale_errors(raw, str(path))
+        except StratagemError as err:
+            return in_order(errors_of(err))
+        return []
+
+
+def _folder_errors(path: Path, doc: PosDict) -> list[StratagemError]:
+    """A ruleset file named `ruleset.yaml` is named by its folder: its `id` must agree."""
+    folder = path.resolve().parent.name
+    if (doc.get("kind") == "ruleset" and path.name == "ruleset.yaml"
+            and isinstance(doc.get("id"), str) and doc["id"] != folder):
+        return [StratagemError(
+            f"the ruleset id '{doc['id']}' differs from its folder name '{folder}'",
+            location=doc.where("id"),
+            hint="a ruleset is named by its folder: rename one of them")]
+    return []
+
+
+def _locale_files(chain: list[Path]) -> dict[str, list[Path]]:
+    """Locale files of a ruleset and the ones it extends, base first, per language."""
+    out: dict[str, list[Path]] = {}
+    for file in chain:
+        for folder in (file.parent / "locales", file.parent / file.stem / "locales"):
+            if folder.is_dir():
+                for loc in sorted(folder.glob("*.yaml")):
+                    out.setdefault(loc.stem, []).append(loc)
+    return out
+
+
+def locale_errors(doc: PosDict, name: str) -> list[StratagemError]:
+    """The errors the locale reader finds in a locale file: message syntax, plural rule,
+    language code."""
+    errors = validate_document(doc, "locale")
+    if errors:
+        return errors
+    path = Path(name)
+    expected = path.stem if path.parent.name == "locales" else None
+    try:
+        parse_locale(doc, name, expected=expected)
+    except StratagemError as err:
+        return in_order(errors_of(err))
+    return []
+
+
+def kind_of(raw: Any, name: str) -> tuple[str | None, list[StratagemError]]:
+    """What a file says it is (``kind:``), or why it says nothing usable."""
+    listed = ", ".join(KINDS)
+    if raw is None:
+        return None, [StratagemError(
+            "the file is empty", location=Location(name, 1, 1),
+            hint=f"start it with 'kind:' and one of: {listed}",
+        )]
+    if not isinstance(raw, PosDict):
+        return None, [StratagemError(
+            "expected a map of keys at the top of the file, starting with 'kind:'",
+            location=Location(name, raw.line, raw.col) if isinstance(raw, PosList)
+            else Location(name, 1, 1),
+            hint=f"start the file with 'kind:' and one of: {listed}",
+        )]
+    kind = raw.get("kind")
+    if kind is None:
+        return None, [StratagemError(
+            "missing 'kind:' (what this file is)",
+            location=raw.key_where("kind") if "kind" in raw else raw.where(),
+            hint=f"add e.g. 'kind: ruleset' as the first line; kinds: {listed} (a file "
+            "pulled in by 'include:' is checked through the file that includes it)",
+        )]
+    if kind not in KINDS:
+        return None, [StratagemError(
+            f"unknown kind '{kind}'",
+            location=raw.where("kind"),
+            hint=did_you_mean(str(kind), KINDS) or f"kinds: {listed}",
+        )]
+    return str(kind), []
+
+
+#: The pipeline the API and the commands share (its rulesets are cached by file).
+DEFAULT = Pipeline()
+
+
+def load_ruleset(ref: str | Path, base_dir: Path | None = None) -> Ruleset:
+    return DEFAULT.ruleset(ref, base_dir)
+
+
+def validate_file(path: Path | str, limits: LoadLimits = DEFAULT_LIMITS) -> list[StratagemError]:
+    return Pipeline(limits).validate(path)
+
+
+def ruleset_for_document(doc: Mapping[str, Any], path: Path) -> Ruleset:
+    return DEFAULT.ruleset_for(doc, path)

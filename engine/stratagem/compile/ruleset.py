@@ -1,0 +1,250 @@
+"""Compiling a merged ruleset document into a :class:`Ruleset` (``stratagem.model``):
+declarations, tables, formulas, and procedures as frozen step records.
+
+Every problem is collected (not just the first) with its file, line and column.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+from stratagem.compile.compiler import Compiler, compile_derived, compile_kinds, compile_tables
+from stratagem.dice import DiceDialect
+from stratagem.errors import Location, StratagemError, ValidationFailed
+from stratagem.expr import Expr
+from stratagem.model.entities import EntityKind
+from stratagem.model.ruleset import TOP_LEVEL, Ruleset, RunLimits
+from stratagem.model.steps import Procedure, block
+from stratagem.model.tables import Row
+from stratagem.model.values import Label, closest, exact, where
+
+
+def compile_ruleset(doc: Mapping[str, Any], ref: str | None = None) -> Ruleset:
+    """Compile a merged ruleset document. Raises :class:`ValidationFailed` with every error."""
+    rs = Ruleset()
+    rs.doc = doc
+    rs.id = str(doc.get("id") or ref or "ruleset")
+    rs.ref = ref or rs.id
+    loc = where(doc)
+    rs.path = loc.file if loc else None
+    dice_opts = doc.get("dice") or {}
+    try:
+        rs.dialect = DiceDialect(**{k: v for k, v in dice_opts.items()})
+    except TypeError as err:
+        raise ValidationFailed([StratagemError(f"bad `dice:` options: {err}",
+                                               location=where(doc, "dice"))]) from None
+    c = Compiler(doc, rs.dialect)
+    for key in doc:
+        if key not in TOP_LEVEL:
+            c.error(f"unknown top-level key '{key}'", c.key_where(doc, key),
+                    hint=closest(key, TOP_LEVEL) or "keys: " + ", ".join(TOP_LEVEL))
+    rs.constants = {str(k): _exact(v) for k, v in (doc.get("constants") or {}).items()}
+    rs.evaluator.set_constants(rs.constants)
+    c.constants = rs.constants
+    limits = doc.get("limits") or {}
+    try:
+        rs.limits = RunLimits(**{k: int(v) for k, v in limits.items()})
+    except (TypeError, ValueError) as err:
+        c.error(f"bad `limits:`: {err}", where(doc, "limits"),
+                hint="limits: max_rounds, max_steps, max_call_depth")
+    rs.tables = compile_tables(c, doc)
+    c.tables = rs.tables
+    rs.kinds = compile_kinds(c, doc)
+    c.kinds = rs.kinds
+    formulas = doc.get("formulas") or {}
+    procedures = doc.get("procedures") or {}
+    c.formula_names = {str(k) for k in formulas}
+    c.procedure_params = {str(k): _params(body) for k, body in procedures.items()}
+    _install_functions(rs)
+    compiled_formulas = _compile_formulas(c, formulas)
+    _install_formulas(rs, compiled_formulas)
+    compile_derived(c, doc, rs.kinds)
+    for name, body in procedures.items():
+        rs.procedures[str(name)] = _compile_procedure(c, str(name), body,
+                                                       where(procedures, name))
+    entry = doc.get("entry") or {}
+    for purpose, proc in entry.items():
+        if str(proc) not in rs.procedures:
+            c.error(f"entry '{purpose}' names unknown procedure '{proc}'", where(entry, purpose),
+                    hint=closest(proc, rs.procedures))
+        rs.entry[str(purpose)] = str(proc)
+    rate = rs.entry.get("rate")
+    if rate in rs.procedures and len(rs.procedures[rate].params) != 1:
+        c.error(f"the rate procedure '{rate}' must take exactly one parameter (the side)",
+                where(entry, "rate"), hint="e.g. rate: {params: [side], steps: [...]}")
+    if "battle" not in rs.entry and not c.errors:
+        c.error("the ruleset has no `entry: {battle: PROCEDURE}`", where(doc),
+                hint="name the procedure `stratagem battle` runs")
+    report = doc.get("report") or {}
+    rs.report, rs.rate_report = _compile_report(c, report, rs.kinds)
+    if "outcome" in doc:
+        with c.procedure_scope({"battle"}):
+            rs.outcome = c.expr(doc, "outcome")
+    rs.notes = list(doc.get("notes") or [])
+    rs.decisions = c.decisions
+    c.message_keys.add("ruleset.title")
+    rs._message_keys = c.message_keys
+    if c.errors:
+        raise ValidationFailed(_sorted_errors(c.errors))
+    return rs
+
+
+def _compile_report(c: Compiler, report: Mapping[str, Any], kinds: Mapping[str, EntityKind]
+                    ) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """`report: {kind: [names]}` plus an optional `rate: {kind: [names]}`; every name must be a
+    field or derived value of its kind, and its label is a message key."""
+    battle: dict[str, list[str]] = {}
+    rate: dict[str, list[str]] = {}
+    for key, value in report.items():
+        target, node = (rate, value) if key == "rate" else (battle, {key: value})
+        if not isinstance(node, Mapping):
+            c.error("`report.rate` takes {kind: [names]}", where(report, key))
+            continue
+        for kind, names in node.items():
+            loc = where(node, kind)
+            if str(kind) not in kinds:
+                c.error(f"`report` names unknown entity kind '{kind}'", loc,
+                        hint=closest(kind, kinds))
+                continue
+            members = kinds[str(kind)].member_names()
+            target[str(kind)] = []
+            for i, name in enumerate(names or []):
+                if name not in members:
+                    c.error(f"`report`: a {kind} has no field or derived value '{name}'",
+                            where(names, i), hint=closest(name, members))
+                    continue
+                target[str(kind)].append(str(name))
+                c.message_keys.add(f"field.{kind}.{name}")
+    return battle, rate
+
+
+def _sorted_errors(errors: list[StratagemError]) -> list[StratagemError]:
+    def key(err: StratagemError) -> tuple[str, int, int]:
+        loc = err.location or Location()
+        return (loc.file or "", loc.line or 0, loc.column or 0)
+
+    return sorted(errors, key=key)
+
+
+def _exact(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_exact(v) for v in value]
+    if isinstance(value, Mapping):
+        return {k: _exact(v) for k, v in value.items()}
+    return exact(value)
+
+
+def _compile_formulas(c: Compiler, formulas: Mapping[str, Any]) -> dict[str, tuple[list[str], Expr]]:
+    out = {}
+    for name, body in formulas.items():
+        loc = where(formulas, name)
+        if isinstance(body, (str, int, float)):
+            params: list[str] = []
+            node, key = formulas, name
+        elif isinstance(body, Mapping) and "expr" in body:
+            params = [str(p) for p in body.get("params") or []]
+            node, key = body, "expr"
+        else:
+            c.error(f"formula '{name}' must be an expression or {{params: [..], expr: '..'}}",
+                    loc)
+            continue
+        with c.procedure_scope(set(params)):
+            out[str(name)] = (params, c.expr(node, key))
+    return out
+
+
+#: Argument types whose values fully determine a formula's result (no entity state).
+_PLAIN_ARGS = frozenset({int, float, str, bool, type(None), Fraction})
+_MEMO_SIZE = 4096
+
+
+def _install_formulas(rs: Ruleset, formulas: Mapping[str, tuple[list[str], Expr]]) -> None:
+    """Formulas become functions of the ruleset's expressions. A formula reads only its
+    arguments, the constants and the tables, all immutable, so a call whose arguments are
+    plain values (numbers, text) is remembered: the same call never evaluates twice."""
+
+    def make(name: str, params: list[str], expr: Expr) -> Any:
+        memo: dict[tuple[Any, ...], Any] = {}
+
+        def formula(*args: Any, **kwargs: Any) -> Any:
+            if not kwargs:
+                types = tuple([type(arg) for arg in args])
+                if all(t in _PLAIN_ARGS for t in types):
+                    key = (types, args)  # 1, 1.0 and True are different calls
+                    try:
+                        return memo[key]
+                    except KeyError:
+                        pass
+                    value = evaluate(args, kwargs)
+                    if len(memo) < _MEMO_SIZE:
+                        memo[key] = value
+                    return value
+            return evaluate(args, kwargs)
+
+        def evaluate(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+            if len(args) > len(params):
+                raise StratagemError(f"formula '{name}' takes {len(params)} values, "
+                                     f"got {len(args)}", location=expr.location)
+            scope = dict(zip(params, args))
+            if kwargs or len(args) < len(params):
+                scope.update(kwargs)
+                missing = [p for p in params if not dict.__contains__(scope, p)]
+                if missing:
+                    raise StratagemError(f"formula '{name}' needs {', '.join(missing)}",
+                                         location=expr.location)
+            return rs.evaluator.eval(expr, scope)
+
+        formula.__name__ = name
+        return formula
+
+    for name, (params, expr) in formulas.items():
+        rs.evaluator.functions[name] = make(name, params, expr)
+
+
+def _install_functions(rs: Ruleset) -> None:
+    def lookup(table: str, *keys: Any, shift: Any = 0) -> Row:
+        return rs._table(table).lookup(*keys, shift=int(shift))
+
+    def row(table: str, key: Any) -> Row:
+        return rs._table(table).row_by_id(key)
+
+    def has(table: str, *keys: Any) -> bool:
+        return rs._table(table).find(keys) is not None
+
+    def keys(table: str) -> list[Any]:
+        return rs._table(table).keys()
+
+    def rows(table: str) -> list[Row]:
+        return list(rs._table(table).rows)
+
+    def label(enum: str, value: Any = None) -> Label:
+        if value is None:
+            return Label(str(enum), str(enum))
+        return Label(f"enum.{enum}.{value}", str(value))
+
+    rs.evaluator.functions.update(lookup=lookup, row=row, has=has, keys=keys, rows=rows,
+                                  label=label)
+
+
+def _params(body: Any) -> list[str]:
+    """The parameters of a procedure, from its YAML."""
+    if isinstance(body, Mapping):
+        return [str(p) for p in body.get("params") or []]
+    return []
+
+
+def _compile_procedure(c: Compiler, name: str, body: Any, loc: Location | None) -> Procedure:
+    params = _params(body)
+    if isinstance(body, list):
+        node: Mapping[str, Any] = {"steps": body}
+    elif isinstance(body, Mapping):
+        node = body
+    else:
+        c.error(f"procedure '{name}' must be a list of steps or {{params: [..], steps: [..]}}",
+                loc)
+        return Procedure(name, [], block(), loc)
+    with c.procedure_scope(set(params) | {"battle"}):
+        steps = c.block(node, "steps")
+    return Procedure(name, params, steps, loc)
