@@ -137,9 +137,10 @@ def describe(t: Translator, event: Event) -> str:
         return f"{entity}: " + "; ".join(parts) if parts else ""
     if event.step == "decide":
         who = v.get("for")
+        why = (": " + t.t(v["reason"], **v.get("reason_params", {}))) if v.get("reason") else ""
         return (f"{t.decision(v.get('decision', ''))}"
                 + (f" ({who})" if who else "") + f" = {_plain_value(t, v.get('value'))}"
-                + f" [{v.get('source')}]")
+                + f" [{v.get('source')}{why}]")
     if event.step == "set":
         return ", ".join(f"{k} = {_plain_value(t, x)}" for k, x in v.items())
     return ", ".join(f"{k} = {_plain_value(t, x)}" for k, x in v.items()) or event.step

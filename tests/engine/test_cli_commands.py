@@ -55,11 +55,12 @@ def test_odds_workers_that_cannot_fork_read_the_scenario_again(monkeypatch, caps
     assert odds(capsys, "-n", "250", "--jobs", "2") == one
 
 
-def test_odds_error_in_a_worker_process_is_reported(capsys):
+def test_odds_refuse_an_answer_the_rules_never_take_before_any_battle(capsys):
     assert main(["odds", BATTLE, "-n", "250", "-j", "2", "--decide", "stance=wild"]) == 1
-    err = capsys.readouterr().err
-    assert "decision 'stance' for Red: 'wild' is not one of" in err
-    assert "Traceback" not in err
+    captured = capsys.readouterr()
+    assert "'wild' is not one of the answers to 'stance'" in captured.err
+    assert "answers: bold, steady, careful" in captured.err
+    assert "Traceback" not in captured.err and captured.out == ""
 
 
 def test_odds_ignore_the_scenarios_scripted_dice(tmp_path, capsys):

@@ -101,22 +101,32 @@ def _int(text: str) -> int:
 
 
 def parse_decisions(items: list[str] | None) -> dict[str, Any]:
-    """`--decide risk:Aldric=-2 --decide tactic=attack` → decisions."""
+    """`--decide risk:Aldric=-2 --decide tactic=attack` → decisions. A value in braces is a
+    plan, written as in a scenario: `--decide 'risk:Aldric={policy: "-2 if ... else 0"}'`."""
     out: dict[str, Any] = {}
     for item in items or []:
         if "=" not in item:
             raise StratagemError(f"--decide {item}: expected ID=VALUE or ID:WHO=VALUE",
-                                 hint="e.g. --decide risk:Aldric=-2")
-        left, value = item.split("=", 1)
+                                 hint="e.g. --decide risk:Aldric=-2, or "
+                                      "--decide 'risk:Aldric={prefer: [-2, -1], else: 0}'")
+        left, text = item.split("=", 1)
+        value = _plan(left, text) if text.lstrip().startswith("{") else parse_value(text)
         if ":" in left:
             key, who = left.split(":", 1)
             entry = out.setdefault(key, {})
             if not isinstance(entry, dict):
                 entry = out[key] = {"*": entry}
-            entry.setdefault(who, []).append(parse_value(value))
+            entry.setdefault(who, []).append(value)
         else:
-            out[left] = parse_value(value)
+            out[left] = value
     return out
+
+
+def _plan(left: str, text: str) -> Any:
+    """A plan given on the command line, read as YAML (its errors name `--decide ID`)."""
+    from stratagem.loader.yamlio import load_yaml
+
+    return load_yaml(f"--decide {left}", text=text)
 
 
 def ask(prompt: str) -> str:

@@ -91,6 +91,18 @@ ENGINE_MESSAGES: dict[str, tuple[str, ...]] = {
     "decision.prompt_range": ("decision", "subject", "lo", "hi", "default"),
     "decision.default_used": ("decision", "subject", "value"),
     "decision.invalid_answer": ("value",),
+    # why a scenario's answer cannot apply (a fallback's reason)
+    "decision.reason.not_option": ("value",),
+    "decision.reason.out_of_range": ("value", "lo", "hi"),
+    "decision.reason.not_bool": ("value",),
+    "decision.reason.none_applies": ("values",),
+    "decision.reason.policy_none": (),
+    "decision.when_seed": ("seed",),
+    "decision.when_scripted": (),
+    # odds: fallbacks, and figures of a run that stopped
+    "odds.fallbacks": (),
+    "odds.fallback": ("decision", "n", "total", "reasons"),
+    "odds.partial": ("n", "total", "seed"),
     # run-time errors (load errors are written in English by the loader)
     "error.table_no_row": ("table", "key"),
     "error.table_no_row.hint": ("table",),
@@ -101,6 +113,8 @@ ENGINE_MESSAGES: dict[str, tuple[str, ...]] = {
     "error.decision_missing": ("decision", "subject"),
     "error.decision_missing.hint": ("decision", "subject"),
     "error.decision_invalid": ("decision", "subject", "value", "allowed"),
+    "error.decision_cannot_apply": ("decision", "when", "reason", "options"),
+    "error.decision_cannot_apply.hint": ("example",),
     "error.dice_exhausted": ("n",),
     "error.dice_exhausted.hint": (),
     "error.division_by_zero": ("expr",),
