@@ -312,9 +312,10 @@ def render_odds(ruleset: Ruleset, figures: dict[str, Any], lang: str, fmt: str =
         return out
     t = translator(ruleset, lang)
     partial = figures.get("partial")
-    if partial:
-        out = t.t("odds.partial", n=figures["battles"], total=partial["asked"],
-                  seed=partial["stopped_at_seed"]) + "\n" + out
+    if partial:  # under the title
+        title, _, rest = out.partition("\n")
+        out = title + "\n" + t.t("odds.partial", n=figures["battles"], total=partial["asked"],
+                                  seed=partial["stopped_at_seed"]) + "\n" + rest
     extra = fallback_lines(t, figures)
     return out.rstrip("\n") + "\n" + "\n".join(extra) + "\n" if extra else out
 

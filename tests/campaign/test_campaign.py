@@ -181,7 +181,7 @@ def test_war_machine_forces_split_for_a_battle_merge_back(capsys, tmp_path):
     code, out = stratagem(capsys, "campaign", "fight", str(tmp_path / "war.yaml"),
                           str(tmp_path / "orcs.yaml"), "--seed", "3")
     assert code == 0, out
-    assert "Orcs (2) splits off from Orcs" in out          # the seed's "100, 100 и 800"
+    assert "Orcs (2) split off from Orcs" in out          # the seed's "100, 100 и 800"
     forces = load_yaml(tmp_path / "orc-horde.yaml")["forces"]
     assert [f["name"] for f in forces] == ["Orcs"]
     # every orc not killed and not routed is back in the one force

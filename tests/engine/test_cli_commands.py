@@ -183,17 +183,20 @@ def test_usage_mistakes_exit_2_with_the_commands_usage(args, message, capsys):
     assert message in capsys.readouterr().err
 
 
-def test_odds_names_the_seed_of_the_battle_that_failed(capsys):
+def test_odds_refuse_a_bad_decision_before_any_battle(capsys):
+    # found when the plan is read; a battle that fails later names its seed
+    # (tests/engine/test_decisions.py)
     assert main(["odds", BATTLE, "-n", "5", "-j", "1", "--decide", "stance=wild"]) == 1
     err = capsys.readouterr().err
-    assert f"it happened in the battle with seed 0 (to see it: stratagem battle {BATTLE} --seed 0)" \
-        in err
+    assert "'wild' is not one of the answers to 'stance'" in err
+    assert "fix the --decide option that gives it" in err and "seed" not in err
 
 
 def test_a_bad_decision_says_where_to_fix_it(capsys):
     assert main(["battle", BATTLE, "--decide", "stance=wild"]) == 1
     err = capsys.readouterr().err
-    assert "fix 'stance' under the scenario's `decisions:`, or the --decide option" in err
+    assert "'wild' is not one of the answers to 'stance'" in err
+    assert "hint: answers: bold, steady, careful; fix the --decide option that gives it" in err
 
 
 def test_a_mistyped_decision_is_asked_again(monkeypatch, capsys, tmp_path):

@@ -49,6 +49,9 @@ def compile_decisions(ruleset: Ruleset, given: Mapping[str, Any],
             out[key] = {str(who): checker.plans(key, value, who) for who in value}
         else:
             out[key] = checker.plans(key, given, key)
+    for err in found:  # a value with no place in a file came from the command line
+        if err.location is None:
+            err.hint = (f"{err.hint}; " if err.hint else "") + "fix the --decide option that gives it"
     if errors is not None:
         errors.extend(found)
     elif found:
