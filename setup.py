@@ -23,6 +23,7 @@ COMPILED = [
     "model/ruleset.py",
     "model/tables.py",
     "model/values.py",
+    "model/steps.py",
     "interp/steps.py",
     "interp/context.py",
     "interp/trace.py",

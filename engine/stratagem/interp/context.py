@@ -12,7 +12,7 @@ from stratagem.interp.dicesource import DiceSource
 from stratagem.interp.trace import Event
 from stratagem.model.entities import Entity
 from stratagem.model.ruleset import Ruleset
-from stratagem.model.steps import Step
+from stratagem.model.steps import KIND, Step
 
 
 class BreakLoop(Exception):
@@ -71,7 +71,7 @@ class Run:
             return
         self.trace.append(Event(
             index=len(self.trace),
-            step=step.kind,
+            step=KIND[type(step)],
             procedure=self.procedure,
             at=step.at,
             values=values,
