@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from stratagem.errors import StratagemError
@@ -176,3 +177,19 @@ def chosen_format(args: argparse.Namespace) -> str:
     suffix = os.path.splitext(args.output or "")[1].lower()
     return {".md": "md", ".markdown": "md", ".html": "html", ".htm": "html",
             ".json": "json"}.get(suffix, "text")
+
+
+def write_result(args: argparse.Namespace, result: Any, template: str,
+                 view: Callable[[Any, str, bool], Any], lang: str) -> None:
+    """A battle's or a rating's result in the chosen format (``--format``, or ``-o``'s
+    ending), to standard output or the ``-o`` file."""
+    fmt = chosen_format(args)
+    if fmt == "json":
+        write_out(result.to_json(), args.output)
+    elif fmt == "text":
+        write_out(result.report(lang=lang, explain=args.explain), args.output)
+    else:
+        from stratagem.render import render
+
+        write_out(render(template, fmt, view(result, lang, args.explain), result.ruleset),
+                  args.output)
