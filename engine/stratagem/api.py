@@ -14,10 +14,12 @@ from pathlib import Path
 from typing import Any
 
 from stratagem.compile import pipeline
+from stratagem.compile.decisions import compile_decisions
 from stratagem.compile.pipeline import load_ruleset
 from stratagem.errors import StratagemError, in_order
 from stratagem.i18n.names import NameBook
-from stratagem.interp.context import Decisions, Run
+from stratagem.interp.context import Run
+from stratagem.interp.decisions import Decisions
 from stratagem.interp.dicesource import (
     DiceSource,
     FirstRoll,
@@ -29,6 +31,7 @@ from stratagem.interp.dicesource import (
 )
 from stratagem.interp.steps import call
 from stratagem.interp.trace import Event, plainify
+from stratagem.model.decisions import Reason, merge_decisions
 from stratagem.model.entities import Entity
 from stratagem.model.ruleset import Ruleset
 from stratagem.model.scenario import Army, Scenario
@@ -101,6 +104,8 @@ class BattleResult:
     name: str = ""
     dice_log: list[Any] = field(default_factory=list)
     decisions: dict[str, Any] = field(default_factory=dict)
+    #: (decision, subject, why) of every fallback the battle took
+    fallbacks: set[tuple[str, str, Reason]] = field(default_factory=set)
     #: The battle's names in other languages (its files' ``name: {en: ..., ru: ...}``).
     names: NameBook = field(default_factory=NameBook)
 
@@ -140,29 +145,29 @@ def run_battle(scenario: str | Path | Scenario, *, seed: int | None = None,
                dice_fallback: bool = False, tracing: bool = True,
                ask_dice: Callable[[str], str] | None = None,
                ask_decision: Callable[[str, str, Any], Any] | None = None,
-               lang: str = "en", after: Sequence[str] = ()) -> BattleResult:
+               lang: str = "en", rule_defaults: bool = False,
+               after: Sequence[str] = ()) -> BattleResult:
     """Fight one battle. ``seed`` (else the scenario's, else 0) seeds every random draw;
-    ``dice`` scripts the results instead; ``decisions`` add to the scenario's; ``after``
-    names procedures (without parameters) run next in the same run (a campaign's
-    ``after_battle``), with the same dice and decisions."""
+    ``dice`` scripts the results instead; ``decisions`` (answers, preferences or policies,
+    as a scenario writes them) add to the scenario's. An answer that cannot apply and has
+    no ``else:`` is an error, or with ``rule_defaults`` the step's default (noted in
+    :attr:`BattleResult.fallbacks`). ``after`` names procedures (without parameters) run
+    next in the same run (a campaign's ``after_battle``), with the same dice and decisions."""
     if not isinstance(scenario, Scenario):
         scenario = load_scenario(scenario)
     rs = scenario.ruleset
     seed = seed if seed is not None else (scenario.seed if scenario.seed is not None else 0)
     if dice is None:
         dice = scenario.dice
-    merged = dict(scenario.decisions)
-    for key, value in (decisions or {}).items():
-        if isinstance(value, Mapping) and isinstance(merged.get(key), Mapping):
-            merged[key] = {**merged[key], **value}
-        else:
-            merged[key] = value
+    merged = merge_decisions(scenario.decisions, compile_decisions(rs, decisions)) \
+        if decisions else scenario.decisions
     root = scenario.instantiate()
     start = root.clone() if tracing else root
     source = _dice_source(seed, dice, dice_fallback, ask_dice)
     if tracing:
         source = RecordingDice(source)
-    decided = Decisions(merged, ask_decision)
+    decided = Decisions(merged, ask_decision, seed=seed if dice is None else None,
+                        rule_defaults=rule_defaults)
     run = Run(rs, root, source, decided, tracing=tracing)
     run.lang = lang
     call(run, rs.entry["battle"], {})
@@ -171,7 +176,7 @@ def run_battle(scenario: str | Path | Scenario, *, seed: int | None = None,
     scripted = len(dice) if dice is not None else None
     return BattleResult(rs, root, start, run.trace, seed if dice is None else None, scripted,
                         scenario.name, getattr(source, "log", []), decided.taken,
-                        names=scenario.names or NameBook())
+                        decided.fallbacks, names=scenario.names or NameBook())
 
 
 #: What `battle --json` writes (schemas/trace.schema.json describes it).
@@ -236,7 +241,8 @@ def rate_army(army: str | Path | Army, *, explain: bool = True,
     if not isinstance(army, Army):
         army = load_army(army)
     rs = army.ruleset
-    run = Run(rs, army.root, SeededDice(seed), Decisions(decisions), tracing=explain)
+    plans = compile_decisions(rs, decisions) if decisions else None
+    run = Run(rs, army.root, SeededDice(seed), Decisions(plans), tracing=explain)
     run.lang = lang
     proc = rs.entry.get("rate")
     if proc:

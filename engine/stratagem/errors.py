@@ -210,6 +210,21 @@ class StratagemError(Exception):
             shown = texts.keyed(hint_key, self.params)
         return shown if shown is not None else self.hint
 
+    def add_hint(self, english: str, key: str, alone_key: str,
+                 **params: object) -> StratagemError:
+        """Add to the hint (after ``; ``, or as the hint when there is none): ``english`` in
+        English, ``key`` (given the earlier hint as ``{earlier}``) or ``alone_key`` in the
+        reader's language, with ``params`` added to the error's."""
+        said: dict[str, object] = {**self.params, **params}
+        if self.hint:
+            said["earlier"] = suggestion(self.hint) or Term(
+                self.hint_key or (f"{self.key}.hint" if self.key else ""), self.hint,
+                tuple(self.params.items()))
+        self.hint = f"{self.hint}; {english}" if self.hint else english
+        self.hint_key = key if self.hint != english else alone_key
+        self.params = said
+        return self
+
     def with_location(self, location: Location) -> StratagemError:
         self.location = location
         return self

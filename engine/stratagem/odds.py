@@ -8,13 +8,16 @@ import signal
 import sys
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from stratagem.api import load_scenario, run_battle
-from stratagem.errors import StratagemError, Term, suggestion
+from stratagem.compile.decisions import compile_decisions
+from stratagem.errors import StratagemError
 from stratagem.i18n.catalog import translator
+from stratagem.interp.decisions import reason_text
 from stratagem.interp.trace import Label
+from stratagem.model.decisions import Reason, merge_decisions
 from stratagem.model.ruleset import Ruleset
 from stratagem.model.scenario import Scenario
 from stratagem.model.values import plain
@@ -66,19 +69,45 @@ def simulate(scenario: Scenario, n: int, seed: int, decisions: Mapping[str, Any]
              progress: Callable[[int], None] | None = None, jobs: int = 1) -> dict[str, Any]:
     """Fight battles with seeds ``seed`` .. ``seed + n - 1`` and sum up their outcomes and
     reported numbers. ``jobs`` processes fight them at once; the figures are the same for
-    any number of them (each battle has its own seed, and they are added up in order)."""
+    any number of them (each battle has its own seed, and they are added up in order).
+
+    Where an answer of the scenario cannot apply, the plan's ``else:`` or the step's default
+    is taken, and the figures count in how many battles (``fallbacks``). A battle that
+    cannot be fought (such an answer with neither) stops the run: :class:`OddsStopped`
+    holds the figures of the battles fought before it."""
     rs = scenario.ruleset
+    if decisions:
+        compile_decisions(rs, decisions)  # a mistake in them is found before any battle
     scenario = replace(scenario, dice=None)  # odds roll every die: a scripted battle is one case
     chunks = [(first, min(CHUNK, seed + n - first)) for first in range(seed, seed + n, CHUNK)]
     if jobs > 1 and len(chunks) > 1 and (_start_method() == "fork" or scenario.path):
-        records = _in_processes(scenario, chunks, decisions, progress, jobs)
+        parts = _in_processes(scenario, chunks, decisions, progress, jobs)
     else:
-        records = []
+        parts = []
+        done = 0
         for first, count in chunks:
-            records.extend(_fight(scenario, first, count, decisions))
+            parts.append(_fight(scenario, first, count, decisions))
+            done += len(parts[-1].records)
             if progress is not None:
-                progress(len(records))
-    return figures(rs, records, n, seed)
+                progress(done)
+            if parts[-1].stopped is not None:
+                break
+    fought = Fought()
+    for part in parts:
+        fought.records.extend(part.records)
+        fought.fallbacks.update(part.fallbacks)
+        if part.stopped is not None:
+            fought.stopped = part.stopped
+            break
+    if fought.stopped is not None and not fought.records:
+        raise fought.stopped[1]
+    result = figures(rs, fought.records, len(fought.records), seed)
+    result["fallbacks"] = fallback_figures(fought.fallbacks)
+    if fought.stopped is not None:
+        stop_seed, error = fought.stopped
+        result["partial"] = {"asked": n, "stopped_at_seed": stop_seed, "error": error.to_json()}
+        raise OddsStopped(error, result)
+    return result
 
 
 def figures(rs: Ruleset, records: list[Record], n: int, seed: int) -> dict[str, Any]:
@@ -99,7 +128,7 @@ def figures(rs: Ruleset, records: list[Record], n: int, seed: int) -> dict[str, 
     return {
         "battles": n,
         "first_seed": seed,
-        "outcomes": {k: {"count": v, "percent": round(100 * v / n, 2),
+        "outcomes": {k: {"count": v, "percent": round(100 * v / n, 2) if n else 0.0,
                          "interval": [round(x, 5) for x in wilson(v, n)]}
                      for k, v in sorted(outcomes.items(), key=lambda kv: (-kv[1], kv[0]))},
         "values": {"battle": battle,
@@ -108,41 +137,81 @@ def figures(rs: Ruleset, records: list[Record], n: int, seed: int) -> dict[str, 
     }
 
 
+#: A fallback counted by :func:`simulate`: (decision, subject, why), and (decision, subject,
+#: None) for the battles with any fallback of that decision and subject.
+FallbackKey = tuple[str, str, Reason | None]
+
+
+@dataclass
+class Fought:
+    """What a run of battles found: their records, in how many of them each fallback was
+    taken, and the battle that stopped the run (its seed and error), if one did."""
+
+    records: list[Record] = field(default_factory=list)
+    fallbacks: Counter[FallbackKey] = field(default_factory=Counter)
+    stopped: tuple[int, StratagemError] | None = None
+
+
+class OddsStopped(StratagemError):
+    """A battle could not be fought: the error, and the figures of the battles before it."""
+
+    def __init__(self, error: StratagemError, figures: dict[str, Any]) -> None:
+        super().__init__(error.message, hint=error.hint, location=error.location,
+                         context=error.context, key=error.key, params=error.params,
+                         hint_key=error.hint_key)
+        self.error = error
+        self.figures = figures
+
+
+def fallback_figures(counts: Counter[FallbackKey]) -> list[dict[str, Any]]:
+    """Per decision and subject: in how many battles a fallback was taken, and why."""
+    out: list[dict[str, Any]] = []
+    for (decision, who, why), battles in sorted(
+            ((k, v) for k, v in counts.items() if k[2] is None), key=lambda kv: kv[0][:2]):
+        reasons = sorted(((k[2], v) for k, v in counts.items()
+                          if k[:2] == (decision, who) and k[2] is not None),
+                         key=lambda kv: (-kv[1], repr(kv[0])))
+        out.append({"decision": decision, "subject": who, "battles": battles,
+                    "reasons": [{"key": r[0], "params": dict(r[1]), "battles": k}
+                                for r, k in reasons]})
+    return out
+
+
 def _summarised(rs: Ruleset) -> tuple[list[str], list[str]]:
     """The battle's and each side's numbers `stratagem odds` summarises (`report.odds`)."""
     return list(rs.odds_report.get("battle", [])), list(rs.odds_report.get(side_kind(rs), []))
 
 
 def _fight(scenario: Scenario, first: int, count: int,
-           decisions: Mapping[str, Any]) -> list[Record]:
-    """The records of the battles with seeds ``first`` .. ``first + count - 1``."""
+           decisions: Mapping[str, Any]) -> Fought:
+    """The battles with seeds ``first`` .. ``first + count - 1``, up to one that stops."""
     rs = scenario.ruleset
+    if decisions:
+        scenario = replace(scenario, decisions=merge_decisions(
+            scenario.decisions, compile_decisions(rs, decisions)))
     kind = side_kind(rs)
     battle_fields, fields = _summarised(rs)
-    records: list[Record] = []
+    fought = Fought()
     for battle_seed in range(first, first + count):
         try:
-            root = run_battle(scenario, seed=battle_seed, decisions=decisions,
-                              tracing=False).root
+            result = run_battle(scenario, seed=battle_seed, tracing=False, rule_defaults=True)
         except StratagemError as err:
             # which battle failed, and how to fight that one alone
             again = f"stratagem battle {scenario.path} --seed {battle_seed}" if scenario.path \
                 else f"seed {battle_seed}"
-            said = f"it happened in the battle with seed {battle_seed} (to see it: {again})"
-            params = {**err.params, "seed": battle_seed, "again": again}
-            if err.hint:
-                params["earlier"] = suggestion(err.hint) or Term(
-                    err.hint_key or (f"{err.key}.hint" if err.key else ""), err.hint,
-                    tuple(err.params.items()))
-            err.hint = f"{err.hint}; {said}" if err.hint else said
-            err.hint_key = "odds.failed_after.hint" if "earlier" in params else "odds.failed.hint"
-            err.params = params
-            raise
+            err.add_hint(f"it happened in the battle with seed {battle_seed} (to see it: "
+                         f"{again})", "odds.failed_after.hint", "odds.failed.hint",
+                         seed=battle_seed, again=again)
+            fought.stopped = (battle_seed, err)
+            break
+        root = result.root
         sides = [(side.label(), [_number(side.member(name)) for name in fields])
                  for side in root.walk() if side.kind_name == kind]
-        records.append((outcome_of(rs, root), [_number(root.member(name))
-                                               for name in battle_fields], sides))
-    return records
+        fought.records.append((outcome_of(rs, root), [_number(root.member(name))
+                                                      for name in battle_fields], sides))
+        fought.fallbacks.update(result.fallbacks)
+        fought.fallbacks.update({(d, w, None) for d, w, _ in result.fallbacks})
+    return fought
 
 
 def _number(value: Any) -> float | None:
@@ -180,14 +249,17 @@ def _start_worker(path: str | None) -> None:
             _WORKER_ERROR = _plain_error(err)
 
 
-def _worker_fight(task: tuple[int, int, int, dict[str, Any]]) -> tuple[int, list[Record]]:
+def _worker_fight(task: tuple[int, int, int, dict[str, Any]]) -> tuple[int, Fought]:
     index, first, count, decisions = task
     if _WORKER_SCENARIO is None:
         raise _WORKER_ERROR or StratagemError("the scenario could not be loaded in a worker")
     try:
-        return index, _fight(_WORKER_SCENARIO, first, count, decisions)
+        fought = _fight(_WORKER_SCENARIO, first, count, decisions)
     except StratagemError as err:
         raise _plain_error(err) from None
+    if fought.stopped is not None:
+        fought.stopped = (fought.stopped[0], _plain_error(fought.stopped[1]))
+    return index, fought
 
 
 def _plain_error(err: StratagemError) -> StratagemError:
@@ -199,26 +271,33 @@ def _plain_error(err: StratagemError) -> StratagemError:
 
 def _in_processes(scenario: Scenario, chunks: list[tuple[int, int]],
                   decisions: Mapping[str, Any], progress: Callable[[int], None] | None,
-                  jobs: int) -> list[Record]:
+                  jobs: int) -> list[Fought]:
+    """The chunks fought in worker processes, in order, up to the first that stopped (the
+    chunks after it are not waited for)."""
     global _WORKER_SCENARIO
     context = multiprocessing.get_context(_start_method())
     _WORKER_SCENARIO = scenario if context.get_start_method() == "fork" else None
     tasks = [(i, first, count, dict(decisions)) for i, (first, count) in enumerate(chunks)]
-    results: dict[int, list[Record]] = {}
+    results: dict[int, Fought] = {}
+    stopped = len(chunks)
     done = 0
     pool = context.Pool(min(jobs, len(chunks)), _start_worker, (scenario.path,))
     try:
-        for index, records in pool.imap_unordered(_worker_fight, tasks):
-            results[index] = records
-            done += len(records)
+        for index, fought in pool.imap_unordered(_worker_fight, tasks):
+            results[index] = fought
+            done += len(fought.records)
             if progress is not None:
                 progress(done)
+            if fought.stopped is not None:
+                stopped = min(stopped, index)
+            if stopped < len(chunks) and all(i in results for i in range(stopped)):
+                break
         pool.close()
     finally:
         pool.terminate()  # at once, also on an error or Ctrl-C
         pool.join()
         _WORKER_SCENARIO = None
-    return [record for i in range(len(chunks)) for record in results[i]]
+    return [results[i] for i in range(min(stopped + 1, len(chunks)))]
 
 
 def readable_outcomes(ruleset: Ruleset, outcomes: dict[str, Any], lang: str) -> dict[str, Any]:
@@ -238,5 +317,35 @@ def readable_outcomes(ruleset: Ruleset, outcomes: dict[str, Any], lang: str) -> 
 def render_odds(ruleset: Ruleset, figures: dict[str, Any], lang: str, fmt: str = "text",
                 names: NameBook | None = None) -> str:
     """The figures as text, Markdown or HTML (templates `odds.*.j2`), the sides named in
-    ``lang`` (``names``)."""
-    return render("odds", fmt, odds_view(ruleset, figures, lang, names), ruleset)
+    ``lang`` (``names``); in text, a run that stopped says so first, and the fallbacks taken
+    follow."""
+    out = render("odds", fmt, odds_view(ruleset, figures, lang, names), ruleset)
+    if fmt != "text":
+        return out
+    t = translator(ruleset, lang, names)
+    partial = figures.get("partial")
+    if partial:  # under the title
+        title, _, rest = out.partition("\n")
+        out = title + "\n" + t.t("odds.partial", n=figures["battles"], total=partial["asked"],
+                                  seed=partial["stopped_at_seed"]) + "\n" + rest
+    extra = fallback_lines(t, figures)
+    return out.rstrip("\n") + "\n" + "\n".join(extra) + "\n" if extra else out
+
+
+def fallback_lines(t: Any, figures: Mapping[str, Any]) -> list[str]:
+    """The fallbacks taken, in the translator's language (none: no lines)."""
+    found = figures.get("fallbacks") or []
+    if not found:
+        return []
+    lines = ["", t.t("odds.fallbacks")]
+    for entry in found:
+        reasons = entry["reasons"]
+        texts = [reason_text(t, (r["key"], tuple(r["params"].items()))) for r in reasons]
+        if len(texts) > 1:
+            texts = [f"{text} ({t.number(r['battles'])})" for text, r in zip(texts, reasons)]
+        decision = entry["decision"]  # as the scenario and --decide name it
+        if entry["subject"]:
+            decision += f" ({t.catalog.name(entry['subject'])})"
+        lines.append("  " + t.t("odds.fallback", decision=decision, n=entry["battles"],
+                                total=figures["battles"], reasons="; ".join(texts)))
+    return lines

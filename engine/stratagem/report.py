@@ -142,9 +142,10 @@ def describe(t: Translator, event: Event) -> str:
     if event.step == "decide":
         who = v.get("for")
         source = t.t(f"decision.source.{v.get('source')}")  # where the value came from
+        why = (": " + t.t(v["reason"], **v.get("reason_params", {}))) if v.get("reason") else ""
         return (f"{t.decision(v.get('decision', ''))}"
                 + (f" ({t.catalog.name(str(who))})" if who else "")
-                + f" = {_choice(t, v.get('decision', ''), v.get('value'))} [{source}]")
+                + f" = {_choice(t, v.get('decision', ''), v.get('value'))} [{source}{why}]")
     if event.step == "set":
         return ", ".join(f"{k} = {_plain_value(t, x)}" for k, x in v.items())
     return ", ".join(f"{k} = {_plain_value(t, x)}" for k, x in v.items()) or event.step

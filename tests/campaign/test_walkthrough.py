@@ -57,7 +57,7 @@ def test_the_red_fang_war(tmp_path, capsys, monkeypatch):
     # wounded came back: the riders' count rose as time passed
     advances = [e for e in campaign.journal if e["did"] == "advance"]
     assert any("Riders.count" in c for e in advances for c in e["changes"])
-    # victories changed the experience factor, and with it the BFR (War Machine, Шаг 1)
+    # victories changed the experience factor, and with it the BFR (the Rules Cyclopedia, War Machine, Шаг 1)
     riders = load_yaml(folder / "barony.yaml")["forces"][0]
     assert riders["victories"] == before.victories + 3
     from stratagem.api import rate_army
@@ -79,7 +79,7 @@ def test_caliburns_war(tmp_path, capsys, monkeypatch):
     walk(capsys, monkeypatch, folder, "Walkthrough: Caliburn's war (GURPS)")
     thugs = load_army(folder / "megalos-bannock.yaml").side.units[0]
     # GURPS Mass Combat, «Пример боя»: «другие стали более опытными и теперь считаются Зелеными» after
-    # one battle; a second leaves them Green (where the book contradicts itself, Green is 1-2 battles)
+    # one battle; a second leaves them Green (our reading: Green is 1-2 battles)
     assert thugs.name == "Caliburn's thugs"
     assert (thugs.quality, thugs.battles) == ("green", 2)
     history = folder / "war.history" / "1" / "bannock.yaml"

@@ -55,11 +55,12 @@ def test_odds_workers_that_cannot_fork_read_the_scenario_again(monkeypatch, caps
     assert odds(capsys, "-n", "250", "--jobs", "2") == one
 
 
-def test_odds_error_in_a_worker_process_is_reported(capsys):
+def test_odds_refuse_an_answer_the_rules_never_take_before_any_battle(capsys):
     assert main(["odds", BATTLE, "-n", "250", "-j", "2", "--decide", "stance=wild"]) == 1
-    err = capsys.readouterr().err
-    assert "decision 'stance' for Red: 'wild' is not one of" in err
-    assert "Traceback" not in err
+    captured = capsys.readouterr()
+    assert "'wild' is not one of the answers to 'stance'" in captured.err
+    assert "answers: bold, steady, careful" in captured.err
+    assert "Traceback" not in captured.err and captured.out == ""
 
 
 def test_odds_ignore_the_scenarios_scripted_dice(tmp_path, capsys):
@@ -182,17 +183,20 @@ def test_usage_mistakes_exit_2_with_the_commands_usage(args, message, capsys):
     assert message in capsys.readouterr().err
 
 
-def test_odds_names_the_seed_of_the_battle_that_failed(capsys):
+def test_odds_refuse_a_bad_decision_before_any_battle(capsys):
+    # found when the plan is read; a battle that fails later names its seed
+    # (tests/engine/test_decisions.py)
     assert main(["odds", BATTLE, "-n", "5", "-j", "1", "--decide", "stance=wild"]) == 1
     err = capsys.readouterr().err
-    assert f"it happened in the battle with seed 0 (to see it: stratagem battle {BATTLE} --seed 0)" \
-        in err
+    assert "'wild' is not one of the answers to 'stance'" in err
+    assert "fix the --decide option that gives it" in err and "seed" not in err
 
 
 def test_a_bad_decision_says_where_to_fix_it(capsys):
     assert main(["battle", BATTLE, "--decide", "stance=wild"]) == 1
     err = capsys.readouterr().err
-    assert "fix 'stance' under the scenario's `decisions:`, or the --decide option" in err
+    assert "'wild' is not one of the answers to 'stance'" in err
+    assert "hint: answers: bold, steady, careful; fix the --decide option that gives it" in err
 
 
 def test_a_mistyped_decision_is_asked_again(monkeypatch, capsys, tmp_path):

@@ -54,3 +54,34 @@ def test_the_test_ruleset_uses_every_step():
     text = (SKIRMISH / "ruleset.yaml").read_text(encoding="utf-8")
     used = set(re.findall(r"^\s*-\s+(\w+):", text, re.MULTILINE))
     assert set(STEPS) <= used
+
+
+def _section(title: str) -> str:
+    start = DOC.index(f"### {title}\n")
+    end = DOC.find("\n## ", start)
+    return DOC[start:end]
+
+
+def test_the_plan_in_decisions_in_a_scenario_is_the_shipped_example():
+    section = _section("Decisions in a scenario")
+    block = re.search(r"```yaml\n(kind: scenario.*?)```", section, re.DOTALL).group(1)
+    on_disk = (ROOT / "examples" / "gurps" / "caliburn-plan.yaml").read_text(encoding="utf-8")
+    assert block.strip() in on_disk
+
+
+def test_the_commands_of_decisions_in_a_scenario_print_what_it_shows(capsys):
+    import shlex
+
+    from stratagem.cli import main
+
+    section = _section("Decisions in a scenario")
+    commands = re.findall(r"```sh\n(stratagem [^\n]+)\n```", section)
+    shown = re.findall(r"```text\n(.*?)```", section, re.DOTALL)
+    assert len(commands) == len(shown) == 2
+    odds, battle = commands
+    args = [str(ROOT / a) if a.startswith("examples/") else a for a in shlex.split(odds)[1:]]
+    assert main([*args, "--lang", "en"]) == 0
+    assert capsys.readouterr().out.endswith("\n" + shown[0])
+    args = [str(ROOT / a) if a.startswith("examples/") else a for a in shlex.split(battle)[1:]]
+    assert main([*args, "--lang", "en"]) == 1
+    assert capsys.readouterr().err == shown[1]

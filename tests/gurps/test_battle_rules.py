@@ -249,7 +249,8 @@ def test_risk_limits(fight, temperament, risk):
     """GURPS Mass Combat, «Риск»: «Трусливые персонажи ... не должны выбирать фактор Риска ниже‑1.
     Самоуверенные ... не выше +1. Персонажи–берсерки не должны выбирать Риск выше 0»."""
     hero = f"heroes:\n  - {{name: Hero, temperament: {temperament}}}"
-    with pytest.raises(StratagemError, match="decision 'risk' for Hero"):
+    with pytest.raises(StratagemError, match=rf"Decision risk \(Hero, seed 1, day 1\): {risk} is "
+                                             "not from"):
         fight(scenario(RED, BLUE, red_extra=hero), seed=1, decisions={"risk": {"Hero": risk}})
 
 

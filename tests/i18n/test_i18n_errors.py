@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from stratagem.cli import main
-from stratagem.errors import StratagemError
+from stratagem.errors import StratagemError, ValidationFailed
 from stratagem.i18n.catalog import engine_catalog
 from stratagem.i18n.engine_keys import EngineKeys, scan_source
 from stratagem.api import validate
@@ -117,7 +117,8 @@ def test_run_time_and_command_line_errors_read_the_same_in_english_and_differ_in
         with pytest.raises(StratagemError) as caught:
             attempt()
         error = caught.value
-        assert error.key, error.render()
+        found = error.errors if isinstance(error, ValidationFailed) else [error]
+        assert all(e.key for e in found), error.render()
         assert error.render(english) == error.render()
         assert error.render(russian) != error.render()
 

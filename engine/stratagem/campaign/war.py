@@ -22,7 +22,7 @@ from stratagem.campaign.rules import CampaignRules, campaign_rules
 from stratagem.campaign.store import digest
 from stratagem.campaign.yamledit import Editor, block
 from stratagem.compile import pipeline
-from stratagem.compile.documents import _plain, build_army, build_scenario, sides_collection
+from stratagem.compile.documents import build_army, build_scenario, sides_collection
 from stratagem.errors import Location, StratagemError, ValidationFailed
 from stratagem.i18n.catalog import record_locale_names
 from stratagem.i18n.names import NameBook, extract_names
@@ -623,3 +623,12 @@ def replay(campaign: Campaign, lang: str = "en") -> tuple[int, list[str]]:
 def _normal(items: list[dict[str, Any]]) -> str:
     return json.dumps([{k: v for k, v in i.items() if k != "note"} for i in items],
                       sort_keys=True)
+
+
+def _plain(value: Any) -> Any:
+    """A document's maps and lists as plain dicts and lists (positions dropped)."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value

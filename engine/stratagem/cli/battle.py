@@ -12,11 +12,10 @@ from stratagem.cli.common import (
     add_lang,
     add_table_options,
     ask,
-    chosen_format,
     chosen_lang,
     parse_decisions,
     parse_dice_list,
-    write_out,
+    write_result,
 )
 from stratagem.errors import Keyed
 
@@ -116,15 +115,7 @@ def run(args: argparse.Namespace) -> int:
         ask_dice=(lambda prompt: ask(prompt, t.catalog)) if args.interactive else None,
         ask_decision=asked if args.interactive else None,
     )
-    fmt = chosen_format(args)
-    if fmt == "json":
-        write_out(result.to_json(), args.output)
-    elif fmt == "text":
-        write_out(result.report(lang=lang, explain=args.explain), args.output)
-    else:
-        from stratagem.render import render
-        from stratagem.render.views import battle_view
+    from stratagem.render.views import battle_view
 
-        view = battle_view(result, lang, args.explain)
-        write_out(render("battle", fmt, view, result.ruleset), args.output)
+    write_result(args, result, "battle", battle_view, lang)
     return 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from stratagem.errors import Keyed, StratagemError, Texts
@@ -120,23 +121,33 @@ def _int(text: str) -> int:
 
 
 def parse_decisions(items: list[str] | None) -> dict[str, Any]:
-    """`--decide risk:Aldric=-2 --decide tactic=attack` → decisions."""
+    """`--decide risk:Aldric=-2 --decide tactic=attack` → decisions. A value in braces is a
+    plan, written as in a scenario: `--decide 'risk:Aldric={policy: "-2 if ... else 0"}'`."""
     out: dict[str, Any] = {}
     for item in items or []:
         if "=" not in item:
             raise StratagemError(f"--decide {item}: expected ID=VALUE or ID:WHO=VALUE",
-                                 hint="e.g. --decide risk:Aldric=-2", key="cli.decide",
-                                 params={"item": item})
-        left, value = item.split("=", 1)
+                                 hint="e.g. --decide risk:Aldric=-2, or "
+                                      "--decide 'risk:Aldric={prefer: [-2, -1], else: 0}'",
+                                 key="cli.decide", params={"item": item})
+        left, text = item.split("=", 1)
+        value = _plan(left, text) if text.lstrip().startswith("{") else parse_value(text)
         if ":" in left:
             key, who = left.split(":", 1)
             entry = out.setdefault(key, {})
             if not isinstance(entry, dict):
                 entry = out[key] = {"*": entry}
-            entry.setdefault(who, []).append(parse_value(value))
+            entry.setdefault(who, []).append(value)
         else:
-            out[left] = parse_value(value)
+            out[left] = value
     return out
+
+
+def _plan(left: str, text: str) -> Any:
+    """A plan given on the command line, read as YAML (its errors name `--decide ID`)."""
+    from stratagem.loader.yamlio import load_yaml
+
+    return load_yaml(f"--decide {left}", text=text)
 
 
 def ask(prompt: str, texts: Texts | None = None) -> str:
@@ -187,3 +198,19 @@ def chosen_format(args: argparse.Namespace) -> str:
     suffix = os.path.splitext(args.output or "")[1].lower()
     return {".md": "md", ".markdown": "md", ".html": "html", ".htm": "html",
             ".json": "json"}.get(suffix, "text")
+
+
+def write_result(args: argparse.Namespace, result: Any, template: str,
+                 view: Callable[[Any, str, bool], Any], lang: str) -> None:
+    """A battle's or a rating's result in the chosen format (``--format``, or ``-o``'s
+    ending), to standard output or the ``-o`` file."""
+    fmt = chosen_format(args)
+    if fmt == "json":
+        write_out(result.to_json(), args.output)
+    elif fmt == "text":
+        write_out(result.report(lang=lang, explain=args.explain), args.output)
+    else:
+        from stratagem.render import render
+
+        write_out(render(template, fmt, view(result, lang, args.explain), result.ruleset),
+                  args.output)

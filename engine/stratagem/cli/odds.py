@@ -27,6 +27,10 @@ Shares come with their 95 % (Wilson) intervals; the numbers summarised (median, 
 by schemas/odds.schema.json.
 
 Battle i uses seed SEED+i, so the figures are the same for any number of jobs.
+Where the scenario's answer to a decision cannot apply in a battle, its `else:` (or the
+rule's default) is used, and the output says in how many battles and why. A battle that
+cannot be fought stops the run: the figures of the battles before it are printed, marked
+as partial, and the command exits with 1.
 """
 
 
@@ -75,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     import json
 
     from stratagem.api import load_scenario
-    from stratagem.odds import default_jobs, readable_outcomes, simulate
+    from stratagem.odds import OddsStopped, default_jobs, readable_outcomes, simulate
 
     scenario = load_scenario(args.scenario)
     # The ruleset and the scenario live as long as the process: the garbage collector
@@ -85,9 +89,13 @@ def run(args: argparse.Namespace) -> int:
     fmt = chosen_format(args)
     started = time.perf_counter()
     jobs = args.jobs or default_jobs(args.n)
+    stopped: OddsStopped | None = None
     with _progress(scenario.ruleset, lang, args.n, quiet=args.quiet) as bar:
-        figures = simulate(scenario, args.n, args.seed, parse_decisions(args.decide),
-                           lambda done: bar.update(done - bar.n), jobs)
+        try:
+            figures = simulate(scenario, args.n, args.seed, parse_decisions(args.decide),
+                               lambda done: bar.update(done - bar.n), jobs)
+        except OddsStopped as err:  # the figures of the battles fought before it, as partial
+            stopped, figures = err, err.figures
     if fmt == "json":
         figures = {"ruleset": scenario.ruleset.ref, "scenario": scenario.name, **figures}
         figures["outcomes"] = readable_outcomes(scenario.ruleset, figures["outcomes"], lang)
@@ -99,6 +107,8 @@ def run(args: argparse.Namespace) -> int:
 
         write_out(render_odds(scenario.ruleset, figures, lang, fmt, scenario.names),
                   args.output)
+    if stopped is not None:
+        raise stopped.error
     return 0
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from stratagem.cli.common import add_format, add_lang, chosen_format, chosen_lang, write_out
+from stratagem.cli.common import add_format, add_lang, chosen_lang, write_result
 
 EPILOG = """examples:
   stratagem rate my-army.yaml
@@ -32,15 +32,7 @@ def run(args: argparse.Namespace) -> int:
 
     lang = chosen_lang(args.lang)
     rated = rate_army(args.army, explain=True, lang=lang)
-    fmt = chosen_format(args)
-    if fmt == "json":
-        write_out(rated.to_json(), args.output)
-    elif fmt == "text":
-        write_out(rated.report(lang=lang, explain=args.explain), args.output)
-    else:
-        from stratagem.render import render
-        from stratagem.render.views import rating_view
+    from stratagem.render.views import rating_view
 
-        view = rating_view(rated, lang, args.explain)
-        write_out(render("rate", fmt, view, rated.ruleset), args.output)
+    write_result(args, rated, "rate", rating_view, lang)
     return 0

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from stratagem.compile.decisions import compile_decisions
 from stratagem.errors import StratagemError, ValidationFailed
 from stratagem.loader.schema import static_schema
 from stratagem.model.entities import Entity, EntityKind
@@ -152,12 +153,7 @@ def build_scenario(ruleset: Ruleset, doc: Mapping[str, Any], base_dir: Path,
         errors.append(StratagemError("`decisions` must be a map: {decision: value or "
                                      "{who: value}}", location=where(doc, "decisions")))
         decisions = {}
-    for key in decisions:
-        if key not in ruleset.decisions:
-            errors.append(StratagemError(
-                f"this ruleset asks no decision '{key}'", location=_key_loc(decisions, key),
-                hint=closest(key, ruleset.decisions) or "decisions: " + ", ".join(
-                    sorted(ruleset.decisions))))
+    plans = compile_decisions(ruleset, decisions, errors)
     dice = doc.get("dice")
     if dice is not None and not isinstance(dice, list):
         errors.append(StratagemError("`dice` must be a list of results", location=where(doc,
@@ -169,14 +165,7 @@ def build_scenario(ruleset: Ruleset, doc: Mapping[str, Any], base_dir: Path,
         raise ValidationFailed(errors)
     root.warm()
     root.freeze()
-    return Scenario(ruleset, root, _plain(decisions), list(dice) if dice is not None else None,
+    return Scenario(ruleset, root, plans, list(dice) if dice is not None else None,
                     seed, str(doc.get("name") or doc.get("title") or ""),
                     (loc.file if (loc := where(doc)) else None))
 
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    return value

@@ -10,6 +10,7 @@ outside a loop) so a mistake is a load error with its position.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -68,10 +69,16 @@ def finish(c: Compiler, node: Node) -> dict[str, Expr]:
 
 
 def _short(loc: Location | None) -> str | None:
+    """``file:line`` as the trace shows it: a shipped ruleset's file from its own folder,
+    the same from a checkout (a relative path or not) and from an installed wheel."""
     if loc is None or not loc.file:
         return None
-    name = os.path.normpath(loc.file).replace("\\", "/").split("/rulesets/")[-1]
+    name = os.path.normpath(loc.file).replace("\\", "/")
+    name = _RULESETS.split(name)[-1]
     return f"{name}:{loc.line}" if loc.line else name
+
+
+_RULESETS = re.compile(r"(?:^|/)rulesets/")
 
 
 def compile_set(c: Compiler, node: Node, base: dict[str, Any]) -> Step:

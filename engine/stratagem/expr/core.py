@@ -194,7 +194,7 @@ def _sorted_with(read: Callable[[Any, str], Any]) -> Callable[..., list[Any]]:
     """``sorted(units, key='br', reverse=true)``: ``key`` names a field, read as ``x.key``
     is read in an expression (``read``: the evaluator's reader)."""
 
-    def sorted_(xs: Iterable[Any], key: str | None = None, reverse: bool = False) -> list[Any]:
+    def sorted_(xs: Iterable[Any], *, key: str | None = None, reverse: bool = False) -> list[Any]:
         items = list(xs)
         if key is None:
             return sorted(items, reverse=reverse)

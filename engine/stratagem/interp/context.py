@@ -2,54 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from stratagem.errors import LimitError
 from stratagem.i18n.catalog import Translator, translator
+from stratagem.interp.decisions import Decisions
 from stratagem.interp.dicesource import DiceSource
 from stratagem.interp.trace import Event
 from stratagem.model.entities import Entity
 from stratagem.model.ruleset import Ruleset
-from stratagem.model.steps import Step
-
-
-class Decisions:
-    """The GM's decisions from a scenario: ``{id: value | {who: value | [values...]}}``.
-
-    A list is used one item per ask (the last item repeats); ``*`` matches anyone.
-    """
-
-    def __init__(self, given: Mapping[str, Any] | None = None,
-                 ask: Callable[[str, str, Any], Any] | None = None) -> None:
-        self.given = dict(given or {})
-        self.ask = ask
-        self._used: dict[tuple[str, str], int] = {}
-        #: The decisions a person made at a prompt, as {id: {who: [values...]}}: with the
-        #: scenario's own, replaying them gives the same battle.
-        self.taken: dict[str, dict[str, list[Any]]] = {}
-
-    def record(self, decision: str, who: str, value: Any) -> None:
-        self.taken.setdefault(decision, {}).setdefault(who or "*", []).append(value)
-
-    def find(self, decision: str, who: str) -> tuple[bool, Any]:
-        if decision not in self.given:
-            return False, None
-        entry = self.given[decision]
-        if isinstance(entry, Mapping):
-            if who in entry:
-                entry = entry[who]
-            elif "*" in entry:
-                entry = entry["*"]
-            else:
-                return False, None
-        if isinstance(entry, list):
-            if not entry:
-                return False, None
-            n = self._used.get((decision, who), 0)
-            self._used[(decision, who)] = n + 1
-            return True, entry[min(n, len(entry) - 1)]
-        return True, entry
+from stratagem.model.steps import KIND, Step
 
 
 class BreakLoop(Exception):
@@ -109,7 +72,7 @@ class Run:
             return
         self.trace.append(Event(
             index=len(self.trace),
-            step=step.kind,
+            step=KIND[type(step)],
             procedure=self.procedure,
             at=step.at,
             values=values,

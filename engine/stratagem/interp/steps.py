@@ -13,9 +13,10 @@ from typing import Any
 from mypy_extensions import mypyc_attr
 
 from stratagem.dice import parse_dice
-from stratagem.errors import LimitError, Location, StratagemError, Term, suggestion
+from stratagem.errors import LimitError, Location, StratagemError
 from stratagem.expr import SAFE_RESULT_TYPES, Expr, compile_expr
 from stratagem.interp.context import BreakLoop, Return, Run
+from stratagem.interp.decisions import decide
 from stratagem.model.entities import Entity, EntityScope, read_member
 from stratagem.model.steps import (
     Block,
@@ -436,80 +437,10 @@ def number_of(entity: Entity, name: str) -> float | int | None:
     return value if isinstance(value, int) else float(value)
 
 
-def choices(run: Run, step: DecideStep, scope: dict[str, Any]) -> list[Any] | None:
-    if step.options is None:
-        return None
-    if isinstance(step.options, Expr):
-        return list(run.evaluator.eval(step.options, scope))
-    return step.options
-
-
-def check_decision(run: Run, step: DecideStep, value: Any, scope: dict[str, Any],
-                   who: str, source: str = "scenario") -> Any:
-    where = f"decision '{step.id}' for {who}" if who else f"decision '{step.id}'"
-    # where the bad value came from, and so where to fix it
-    fix_text = (f"the rule's `default:` for '{step.id}' is not a valid answer here: fix the "
-                "ruleset, or give the decision in the scenario" if source == "default" else
-                f"fix '{step.id}' under the scenario's `decisions:`, or the --decide option "
-                "that gives it")
-    fix = Term("run.decision_fix_default" if source == "default" else "run.decision_fix",
-               fix_text, (("decision", step.id),))
-    location = step.location if source == "default" else None
-    said = {"decision": step.id, "who": who or None, "value": repr(value), "fix": fix}
-    if step.range is not None:
-        lo = run.evaluator.eval(step.range[0], scope)
-        hi = run.evaluator.eval(step.range[1], scope)
-        if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-            raise StratagemError(f"{where}: {value!r} is not a whole number from {lo} to {hi}",
-                                 hint=fix_text, location=location, key="run.decision_range",
-                                 hint_key="run.decision_fix.hint",
-                                 params={**said, "lo": lo, "hi": hi})
-    options = choices(run, step, scope)
-    if options is not None and value not in options:
-        near = closest(value, options)
-        raise StratagemError(f"{where}: {value!r} is not one of {', '.join(map(str, options))}",
-                             hint=f"{near}; {fix_text}" if near else fix_text, location=location,
-                             key="run.decision_choice",
-                             hint_key="run.decision_near.hint" if near else "run.decision_fix.hint",
-                             params={**said, "choices": ", ".join(map(str, options)),
-                                     "near": suggestion(near) if near else None})
-    if step.type == "bool" and not isinstance(value, bool):
-        raise StratagemError(f"{where}: expected true or false, got {value!r}", hint=fix_text,
-                             location=location, key="run.decision_bool",
-                             hint_key="run.decision_fix.hint", params=said)
-    return value
-
-
 def run_decide(run: Run, step: DecideStep, scope: dict[str, Any]) -> None:
-    who_entity = run.evaluator.eval(step.subject, scope) if step.subject is not None else None
-    who = who_entity.label() if isinstance(who_entity, Entity) else (
-        str(who_entity) if who_entity is not None else "")
-    found, value = run.decisions.find(step.id, who)
-    source = "scenario"
-    if not found and run.decisions.ask is not None:
-        default = run.evaluator.eval(step.default, scope) if step.default is not None else None
-        value = run.decisions.ask(step.id, who, {
-            "default": default, "choices": choices(run, step, scope),
-            "range": [run.evaluator.eval(e, scope) for e in step.range] if step.range else None})
-        found, source = True, "prompt"
-    if not found:
-        if step.default is None:
-            raise StratagemError(
-                f"the scenario must decide '{step.id}'" + (f" for {who}" if who else ""),
-                location=step.location,
-                hint=f"add to the scenario: decisions: {{{step.id}: "
-                     + (f"{{{who}: VALUE}}}}" if who else "VALUE}"),
-                key="run.decision_missing", params={"decision": step.id, "who": who or None},
-            )
-        value, source = run.evaluator.eval(step.default, scope), "default"
-    value = check_decision(run, step, value, scope, who, source)
-    if source == "prompt":
-        run.decisions.record(step.id, who, value)
+    value, values = decide(run, step, scope)
     scope[step.target] = value
     if run.tracing:
-        values = {"decision": step.id, "value": value, "source": source}
-        if who:
-            values["for"] = who
         emit(run, step, scope, values)
 
 

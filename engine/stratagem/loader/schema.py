@@ -365,12 +365,25 @@ class _Generator:
             else:
                 value = {"type": ["string", "number", "boolean"]}
             value["title"] = f"decision '{name}'"
-            some = {"anyOf": [value, {"type": "array", "items": value}]}
+            plan = {
+                "type": "object", "title": "preferences or a policy",
+                "description": "{prefer: [answers, first that applies], else: fallback} or "
+                               "{policy: EXPRESSION, else: fallback}",
+                "properties": {
+                    "prefer": {"type": "array", "items": value, "minItems": 1},
+                    "policy": {"type": ["string", "number", "boolean"]},
+                    "else": {"description": "what to answer when none applies"},
+                },
+                "additionalProperties": False,
+                "anyOf": [{"required": ["prefer"]}, {"required": ["policy"]}],
+            }
+            one = {"anyOf": [value, plan]}
+            some = {"anyOf": [value, plan, {"type": "array", "items": one}]}
             result[name] = {
                 "title": f"decision '{name}'",
-                "description": f"The decision '{name}': a value, a list used in order, or "
-                "subject name: value(s).",
-                "anyOf": [value, {"type": "array", "items": value},
+                "description": f"The decision '{name}': an answer, preferences, a policy, a "
+                "list used in order, or subject name: any of these.",
+                "anyOf": [value, plan, {"type": "array", "items": one},
                           {"type": "object", "additionalProperties": some}],
             }
         return result

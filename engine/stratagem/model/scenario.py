@@ -5,17 +5,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from stratagem.model.decisions import Entry
 from stratagem.model.entities import Entity
 from stratagem.model.ruleset import Ruleset
 
 
 @dataclass
 class Scenario:
-    """A loaded scenario: its ruleset, a template battle state and the GM's inputs."""
+    """A loaded scenario: its ruleset, a template battle state and the GM's inputs
+    (``decisions``: their plans, see ``model.decisions``)."""
 
     ruleset: Ruleset
     template: Entity
-    decisions: dict[str, Any] = field(default_factory=dict)
+    decisions: dict[str, Entry] = field(default_factory=dict)
     dice: list[Any] | None = None
     seed: int | None = None
     name: str = ""

@@ -10,7 +10,7 @@ step vocabulary in docs/ruleset-reference.md.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
 from stratagem.errors import Location
 from stratagem.expr import Expr
@@ -34,7 +34,6 @@ class Dice:
 class Step:
     """What every step has: where it is, its condition, its message and parameters."""
 
-    kind: ClassVar[str] = ""
     location: Location | None = None
     #: ``file:line`` as the trace shows it
     at: str | None = None
@@ -75,7 +74,6 @@ class Procedure:
 class SetStep(Step):
     """``set: {name: expr, ...}``: bind local values in order."""
 
-    kind: ClassVar[str] = "set"
     values: tuple[tuple[str, Expr], ...] = ()
 
 
@@ -83,7 +81,6 @@ class SetStep(Step):
 class RollStep(Step):
     """``roll: DICE`` (or ``roll: {from: EXPR}``) ``as: name``: roll dice, bind the total."""
 
-    kind: ClassVar[str] = "roll"
     dice: Dice = field(default_factory=Dice)
     subject: Expr | None = None
     label: str = "roll"
@@ -109,7 +106,6 @@ class CheckSpec:
 class CheckStep(Step):
     """``check: {roll, target, type}``: success, margin and criticals."""
 
-    kind: ClassVar[str] = "check"
     spec: CheckSpec = field(default_factory=CheckSpec)
     target: str | None = None
 
@@ -118,7 +114,6 @@ class CheckStep(Step):
 class ContestStep(Step):
     """``contest: {a: CHECK, b: CHECK, compare: margin|total, tie: draw|reroll}``."""
 
-    kind: ClassVar[str] = "contest"
     a: CheckSpec = field(default_factory=CheckSpec)
     b: CheckSpec = field(default_factory=CheckSpec)
     compare: str = "margin"
@@ -130,7 +125,6 @@ class ContestStep(Step):
 class LookupStep(Step):
     """``lookup: TABLE, key: EXPR (or keys: [..]), shift: EXPR, as: row``."""
 
-    kind: ClassVar[str] = "lookup"
     table: str = ""
     keys: tuple[Expr, ...] = ()
     shift: Expr | None = None
@@ -141,7 +135,6 @@ class LookupStep(Step):
 class ForEachStep(Step):
     """``for_each: {in: EXPR, as: name, index: i, do: [...]}``."""
 
-    kind: ClassVar[str] = "for_each"
     items: Expr | None = None
     name: str = "item"
     index: str | None = None
@@ -152,7 +145,6 @@ class ForEachStep(Step):
 class IfStep(Step):
     """``if: EXPR, then: [...], else: [...]``."""
 
-    kind: ClassVar[str] = "if"
     cond: Expr | None = None
     then: Block = field(default_factory=Block)
     otherwise: Block = field(default_factory=Block)
@@ -165,7 +157,6 @@ class RepeatStep(Step):
     With ``report: true`` (or ``report: KEY``, the message that heads each round) the passes
     are the battle's rounds in reports (``interp.steps.run_repeat``)."""
 
-    kind: ClassVar[str] = "repeat"
     name: str | None = None
     until: Expr | None = None
     while_: Expr | None = None
@@ -179,7 +170,6 @@ class RepeatStep(Step):
 class DecideStep(Step):
     """``decide: ID, for: WHO, range|options|type, default: EXPR, as: name``."""
 
-    kind: ClassVar[str] = "decide"
     id: str = ""
     subject: Expr | None = None
     range: tuple[Expr, Expr] | None = None
@@ -194,7 +184,6 @@ class DecideStep(Step):
 class UpdateStep(Step):
     """``update: ENTITY (or a list), set: {field: expr}, add: {field: expr}``."""
 
-    kind: ClassVar[str] = "update"
     entity: Expr | None = None
     #: `set:`, the fields given new values
     assign: dict[str, Expr] = field(default_factory=dict)
@@ -211,7 +200,6 @@ class UpdateStep(Step):
 class CreateStep(Step):
     """``create: {in: ENTITY, collection: NAME, copy: ENTITY, set: {...}}, as: name``."""
 
-    kind: ClassVar[str] = "create"
     parent: Expr | None = None
     collection: str = ""
     copy: Expr | None = None
@@ -224,7 +212,6 @@ class CreateStep(Step):
 class EmitStep(Step):
     """``emit: KEY, with: {...}``: a localised message in the trace."""
 
-    kind: ClassVar[str] = "emit"
     key: str = ""
 
 
@@ -232,7 +219,6 @@ class EmitStep(Step):
 class CallStep(Step):
     """``call: PROCEDURE, with: {param: expr}, as: name``."""
 
-    kind: ClassVar[str] = "call"
     procedure: str = ""
     args: dict[str, Expr] = field(default_factory=dict)
     target: str | None = None
@@ -242,7 +228,6 @@ class CallStep(Step):
 class ReturnStep(Step):
     """``return: EXPR``: leave the procedure with a value."""
 
-    kind: ClassVar[str] = "return"
     value: Expr | None = None
 
 
@@ -250,14 +235,12 @@ class ReturnStep(Step):
 class BreakStep(Step):
     """``break:``: leave the innermost loop."""
 
-    kind: ClassVar[str] = "break"
 
 
 @dataclass(frozen=True)
 class RequireStep(Step):
     """``require: EXPR, message: KEY``: a rule the scenario must meet."""
 
-    kind: ClassVar[str] = "require"
     cond: Expr | None = None
     blame: Expr | None = None
     message: str = ""
@@ -269,7 +252,6 @@ class ScheduleStep(Step):
     """``schedule: PROCEDURE, after: EXPR, unit: UNIT, with: {param: expr}``: call the
     procedure later on a campaign's calendar (a battle only records it in its trace)."""
 
-    kind = "schedule"
     procedure: str = ""
     after: Expr | None = None
     unit: str = "day"
@@ -280,5 +262,29 @@ class ScheduleStep(Step):
 class RemoveStep(Step):
     """``remove: ENTITY`` (or a list): take entities out of the collections holding them."""
 
-    kind = "remove"
     entity: Expr | None = None
+
+
+#: The step key each record is written with (the trace names a step by it). A table, not
+#: a class attribute: mypyc compiles the records to native classes, where a class-level
+#: `kind` would be an attribute the dataclass __init__ cannot set.
+KIND: dict[type, str] = {
+    SetStep: "set",
+    RollStep: "roll",
+    CheckStep: "check",
+    ContestStep: "contest",
+    LookupStep: "lookup",
+    ForEachStep: "for_each",
+    IfStep: "if",
+    RepeatStep: "repeat",
+    DecideStep: "decide",
+    UpdateStep: "update",
+    CreateStep: "create",
+    EmitStep: "emit",
+    CallStep: "call",
+    ReturnStep: "return",
+    BreakStep: "break",
+    RequireStep: "require",
+    ScheduleStep: "schedule",
+    RemoveStep: "remove",
+}
