@@ -193,18 +193,25 @@ def replay_inputs(path: str | Path) -> tuple[list[Any], dict[str, Any]]:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
-        raise StratagemError(f"cannot read the trace {path}: {err}", hint=hint) from None
+        raise StratagemError(f"cannot read the trace {path}: {err}", hint=hint,
+                             key="replay.unreadable", hint_key="replay.hint",
+                             params={"path": str(path), "reason": str(err)}) from None
     try:
         data = json.loads(text)
     except ValueError as err:
-        raise StratagemError(f"the trace {path} is not JSON: {err}", hint=hint) from None
+        raise StratagemError(f"the trace {path} is not JSON: {err}", hint=hint,
+                             key="replay.not_json", hint_key="replay.hint",
+                             params={"path": str(path), "reason": str(err)}) from None
     schema = json.loads((data_dir("schemas") / "trace.schema.json").read_text(encoding="utf-8"))
     problem = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema)
                                                .iter_errors(data))
     if problem is not None:
         at = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in problem.absolute_path)
         raise StratagemError(f"the trace {path} is not a battle trace: {problem.message}"
-                             + (f" (at ${at})" if at else ""), hint=hint)
+                             + (f" (at ${at})" if at else ""), hint=hint,
+                             key="replay.not_trace", hint_key="replay.hint",
+                             params={"path": str(path), "problem": problem.message,
+                                     "at": f"${at}" if at else None})
     return list(data["dice"]), dict(data["decisions"])
 
 

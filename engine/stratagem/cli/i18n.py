@@ -232,7 +232,8 @@ def run_check(args: argparse.Namespace) -> int:
 def _parse_param(text: str) -> tuple[str, object]:
     name, sep, raw = text.partition("=")
     if not sep or not name:
-        raise StratagemError(f"--param {text!r} is not NAME=VALUE", hint="e.g. --param n=21")
+        raise StratagemError(f"--param {text!r} is not NAME=VALUE", hint="e.g. --param n=21",
+                             key="i18n.param", params={"param": repr(text)})
     for convert in (int, float):
         try:
             return name, convert(raw)
@@ -252,7 +253,8 @@ def run_show(args: argparse.Namespace) -> int:
         path = Path(place)
         if not path.exists():
             raise StratagemError(f"{place}: no such file or folder",
-                                 hint="--locales names a locale file (pl.yaml) or a folder of them")
+                                 hint="--locales names a locale file (pl.yaml) or a folder of them",
+                                 key="i18n.no_place", params={"place": place})
         places.append(path)
     catalog = engine_catalog(chosen_lang(args.lang), *places)
     params: dict[str, Any] = {}
@@ -262,7 +264,9 @@ def run_show(args: argparse.Namespace) -> int:
         for part in parents:  # --param check.roll=9 gives {"check": {"roll": 9}}
             target = target.setdefault(part, {})
             if not isinstance(target, dict):
-                raise StratagemError(f"--param {name}: {part!r} is already a value")
+                raise StratagemError(f"--param {name}: {part!r} is already a value",
+                                     key="i18n.param_value",
+                                     params={"param": name, "part": repr(part)})
         target[last] = value
     print(catalog.text(args.key, **params))
     return 0 if catalog.message(args.key) is not None else 1

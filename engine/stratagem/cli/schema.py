@@ -49,7 +49,12 @@ def run(args: argparse.Namespace) -> int:
     from stratagem.loader.schema import army_schema, scenario_schema, static_schema
 
     if args.ruleset and args.kind not in ("army", "scenario"):
-        args.parser.error(f"--ruleset applies to army and scenario schemas, not {args.kind}")
+        from stratagem.cli import error_texts
+        from stratagem.errors import Keyed
+
+        args.parser.error(Keyed(f"--ruleset applies to army and scenario schemas, not "
+                                f"{args.kind}", "cli.schema_ruleset", kind=args.kind
+                                ).localized(error_texts(args)))
     if args.ruleset:
         make = army_schema if args.kind == "army" else scenario_schema
         schema = make(load_ruleset(args.ruleset).doc)

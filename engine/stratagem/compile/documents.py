@@ -43,14 +43,17 @@ class _Builder:
             if key in kind.children:
                 if not isinstance(value, list):
                     self.errors.append(StratagemError(
-                        f"'{key}' must be a list of {kind.children[key]} entries", location=loc))
+                        f"'{key}' must be a list of {kind.children[key]} entries", location=loc,
+                        key="army.not_a_list",
+                        params={"collection": key, "kind": kind.children[key]}))
                     continue
                 child_kind = self.rs.kinds[kind.children[key]]
                 for i, item in enumerate(value):
                     if not isinstance(item, Mapping):
                         self.errors.append(StratagemError(
                             f"each entry of '{key}' must be a map of fields",
-                            location=where(value, i)))
+                            location=where(value, i), key="army.entry_not_map",
+                            params={"collection": key}))
                         continue
                     entity._f[key].append(self.entity(child_kind, item, entity))
                 continue
@@ -60,11 +63,15 @@ class _Builder:
                     self.errors.append(StratagemError(
                         f"'{key}' of a {kind.name} is computed by the rules and cannot be "
                         "typed in", location=_key_loc(node, key),
-                        hint="remove it; `stratagem rate` shows the computed value"))
+                        hint="remove it; `stratagem rate` shows the computed value",
+                        key="army.derived_given", params={"field": key, "kind": kind.name}))
                 else:
+                    fields = ", ".join(sorted(allowed))
                     self.errors.append(StratagemError(
                         f"a {kind.name} has no field '{key}'", location=_key_loc(node, key),
-                        hint=closest(key, allowed) or "fields: " + ", ".join(sorted(allowed))))
+                        hint=closest(key, allowed) or "fields: " + fields,
+                        key="army.unknown_field",
+                        params={"kind": kind.name, "field": key, "fields": fields}))
                 continue
             try:
                 entity._f[key] = spec.check(value, loc, kind.name)
@@ -75,7 +82,8 @@ class _Builder:
                 label = node.get("name") if isinstance(node, Mapping) else None
                 self.errors.append(StratagemError(
                     f"{kind.name}{f' {label!r}' if label else ''} needs '{name}'",
-                    location=where(node), hint=f"add `{name}: ...`"))
+                    location=where(node), hint=f"add `{name}: ...`", key="army.needs_field",
+                    params={"kind": kind.name, "label": label or None, "field": name}))
         return entity
 
 
@@ -88,7 +96,7 @@ def side_kind(ruleset: Ruleset) -> EntityKind:
     battle = ruleset.kinds["battle"]
     if not battle.children:
         raise StratagemError("the ruleset's battle entity has no collection of sides",
-                             location=battle.location)
+                             location=battle.location, key="army.no_sides_collection")
     return ruleset.kinds[next(iter(battle.children.values()))]
 
 
@@ -119,7 +127,9 @@ def build_scenario(ruleset: Ruleset, doc: Mapping[str, Any], base_dir: Path,
         if key not in SCENARIO_KEYS:
             errors.append(StratagemError(
                 f"unknown scenario key '{key}'", location=_key_loc(doc, key),
-                hint=closest(key, SCENARIO_KEYS) or "keys: " + ", ".join(SCENARIO_KEYS)))
+                hint=closest(key, SCENARIO_KEYS) or "keys: " + ", ".join(SCENARIO_KEYS),
+                key="scenario.unknown_key",
+                params={"name": key, "keys": ", ".join(SCENARIO_KEYS)}))
     battle_node = doc.get("battle") or {}
     root = builder.entity(ruleset.kinds["battle"], battle_node, None)
     if doc.get("name") and not root._f.get("name"):
@@ -128,12 +138,13 @@ def build_scenario(ruleset: Ruleset, doc: Mapping[str, Any], base_dir: Path,
     sides = doc.get("sides") or []
     if not isinstance(sides, list) or not sides:
         errors.append(StratagemError("a scenario needs `sides:`, a list of armies",
-                                     location=where(doc, "sides") or where(doc)))
+                                     location=where(doc, "sides") or where(doc),
+                                     key="scenario.no_sides"))
         sides = []
     for i, side_node in enumerate(sides):
         if not isinstance(side_node, Mapping):
             errors.append(StratagemError("each side is a map: {army: FILE} or inline fields",
-                                         location=where(sides, i)))
+                                         location=where(sides, i), key="scenario.side_not_map"))
             continue
         try:
             if "army" in side_node:
@@ -151,16 +162,18 @@ def build_scenario(ruleset: Ruleset, doc: Mapping[str, Any], base_dir: Path,
     decisions = doc.get("decisions") or {}
     if not isinstance(decisions, Mapping):
         errors.append(StratagemError("`decisions` must be a map: {decision: value or "
-                                     "{who: value}}", location=where(doc, "decisions")))
+                                     "{who: value}}", location=where(doc, "decisions"),
+                                     key="scenario.decisions_not_map"))
         decisions = {}
     plans = compile_decisions(ruleset, decisions, errors)
     dice = doc.get("dice")
     if dice is not None and not isinstance(dice, list):
-        errors.append(StratagemError("`dice` must be a list of results", location=where(doc,
-                                                                                         "dice")))
+        errors.append(StratagemError("`dice` must be a list of results",
+                                     location=where(doc, "dice"), key="scenario.dice_not_list"))
     seed = doc.get("seed")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        errors.append(StratagemError("`seed` must be a whole number", location=where(doc, "seed")))
+        errors.append(StratagemError("`seed` must be a whole number", location=where(doc, "seed"),
+                                     key="scenario.seed_not_whole"))
     if errors:
         raise ValidationFailed(errors)
     root.warm()

@@ -127,7 +127,8 @@ class Pipeline:
                 raise _fail(errors)
             raise StratagemError("the file does not say which ruleset it uses",
                                  location=where(doc, "ruleset") if ref is not None
-                                 else where(doc), hint="add e.g. `ruleset: my-rules`")
+                                 else where(doc), hint="add e.g. `ruleset: my-rules`",
+                                 key="loader.no_ruleset")
         try:
             return self.ruleset(ref, path.parent)
         except ValidationFailed:
@@ -213,7 +214,7 @@ class Pipeline:
         key = path.resolve()
         if key in self._active:
             raise StratagemError("an army file names itself through its scenario",
-                                 location=location)
+                                 location=location, key="loader.army_cycle")
         self._active.add(key)
         try:
             raw = self.document(path, "army", location, names)
@@ -237,7 +238,9 @@ class Pipeline:
             if not file.is_file():
                 errors.append(StratagemError(
                     f"army file not found: {army}", location=raw["armies"].where(name),
-                    hint=f"the paths are relative to the campaign's folder ({path.parent})"))
+                    hint=f"the paths are relative to the campaign's folder ({path.parent})",
+                    key="loader.army_not_found", hint_key="loader.campaign_relative.hint",
+                    params={"path": str(army), "folder": str(path.parent)}))
             else:
                 errors += self.validate(file)
         return in_order(errors)
@@ -288,7 +291,8 @@ def _folder_errors(path: Path, doc: PosDict) -> list[StratagemError]:
         return [StratagemError(
             f"the ruleset id '{doc['id']}' differs from its folder name '{folder}'",
             location=doc.where("id"),
-            hint="a ruleset is named by its folder: rename one of them")]
+            hint="a ruleset is named by its folder: rename one of them",
+            key="loader.id_not_folder", params={"id": doc["id"], "folder": folder})]
     return []
 
 

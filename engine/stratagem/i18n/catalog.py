@@ -81,6 +81,7 @@ def check_language_code(code: str) -> str:
         raise StratagemError(
             f"{code!r} is not a language code",
             hint="use a code like en, ru, pl or pt-BR (the name of a locale file without .yaml)",
+            key="locale.bad_code", params={"code": repr(code)},
         )
     return code
 
@@ -249,7 +250,9 @@ def read_locale(path: Path) -> LocaleFile:
         stat = path.stat()
     except OSError as err:
         raise StratagemError(f"cannot read the locale file: {err.strerror}",
-                             location=Location(file=str(path))) from None
+                             location=Location(file=str(path)),
+                             key="locale.unreadable",
+                             params={"reason": str(err.strerror)}) from None
     return _read_locale_cached(str(path), stat.st_mtime_ns, stat.st_size)
 
 

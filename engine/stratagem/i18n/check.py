@@ -242,6 +242,8 @@ def _read_all(
             errors.append(StratagemError(
                 f"this file is listed for language {language!r} but is {locale.language!r}",
                 location=Location(file=locale.path),
+                key="locale.other_language",
+                params={"listed": repr(language), "found": repr(locale.language)},
             ))
             continue
         read.append(locale)

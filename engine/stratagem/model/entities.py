@@ -49,32 +49,38 @@ class FieldSpec:
         if value is None:
             if self.optional or self.type == "any":
                 return None
-            raise _field_error(owner, self, "needs a value", where)
+            raise _field_error("needs a value", where, key="run.field_empty", owner=owner,
+                               field=self.name)
         kind = self.type
         if kind == "int":
             if isinstance(value, bool) or not isinstance(value, int):
                 if isinstance(value, float) and value.is_integer():
                     value = int(value)
                 else:
-                    raise _field_error(owner, self, f"expected a whole number, got {value!r}",
-                                       where)
+                    raise _field_error(f"expected a whole number, got {value!r}", where,
+                                       key="run.field_not_int", owner=owner, field=self.name,
+                                       value=repr(value))
         elif kind == "number":
             if isinstance(value, bool) or not isinstance(value, (int, float, Fraction)):
-                raise _field_error(owner, self, f"expected a number, got {value!r}", where)
+                raise _field_error(f"expected a number, got {value!r}", where,
+                                   key="run.field_not_number", owner=owner, field=self.name,
+                                   value=repr(value))
             value = exact(value)
         elif kind == "bool":
             if not isinstance(value, bool):
-                raise _field_error(owner, self, f"expected true or false, got {value!r}", where)
+                raise _field_error(f"expected true or false, got {value!r}", where,
+                                   key="run.field_not_bool", owner=owner, field=self.name,
+                                   value=repr(value))
         elif kind in ("str", "dice"):
             if not isinstance(value, str):
                 value = str(value)
         elif kind == "enum":
             if self.values is not None and value not in self.values:
-                hint = closest(value, self.values) or (
-                    "allowed: " + ", ".join(self.values[:20])
-                    + (" …" if len(self.values) > 20 else ""))
-                raise _field_error(owner, self, f"'{value}' is not one of its values", where,
-                                   hint=hint)
+                allowed = ", ".join(self.values[:20]) + (" …" if len(self.values) > 20 else "")
+                hint = closest(value, self.values) or "allowed: " + allowed
+                raise _field_error(f"'{value}' is not one of its values", where,
+                                   hint=hint, key="run.field_not_value", owner=owner,
+                                   field=self.name, value=value, allowed=allowed)
         elif kind == "list":
             if not isinstance(value, list):
                 value = [value]
@@ -84,17 +90,22 @@ class FieldSpec:
                 value = list(value)
         if kind in ("int", "number"):
             if self.minimum is not None and value < self.minimum:
-                raise _field_error(owner, self, f"must be at least {self.minimum}, got {value}",
-                                   where)
+                raise _field_error(f"must be at least {self.minimum}, got {value}", where,
+                                   key="run.field_below", owner=owner, field=self.name,
+                                   limit=self.minimum, value=value)
             if self.maximum is not None and value > self.maximum:
-                raise _field_error(owner, self, f"must be at most {self.maximum}, got {value}",
-                                   where)
+                raise _field_error(f"must be at most {self.maximum}, got {value}", where,
+                                   key="run.field_above", owner=owner, field=self.name,
+                                   limit=self.maximum, value=value)
         return value
 
 
-def _field_error(owner: str, spec: FieldSpec, what: str, where: Location | None,
-                 hint: str | None = None) -> StratagemError:
-    return StratagemError(f"{owner} field '{spec.name}' {what}", location=where, hint=hint)
+def _field_error(what: str, where: Location | None, hint: str | None = None, *, key: str,
+                 owner: str, field: str, **params: object) -> StratagemError:
+    """``{owner} field '{field}' {what}``: the text of ``key``, given the owner, the field
+    and ``params``."""
+    return StratagemError(f"{owner} field '{field}' {what}", location=where, hint=hint,
+                          key=key, params={"owner": owner, "field": field, **params})
 
 
 @dataclass
@@ -194,9 +205,11 @@ class Entity:
         if name.startswith("_"):
             raise AttributeError(name)
         hint = closest(name, self._kind.member_names())
+        declared = ", ".join(sorted(self._kind.member_names()))
         raise UnknownMember(
             f"a {self._kind.name} has no field or value '{name}'",
-            hint=hint or f"declared: {', '.join(sorted(self._kind.member_names()))}",
+            hint=hint or f"declared: {declared}", key="run.no_member",
+            params={"kind": self._kind.name, "name": name, "declared": declared},
         )
 
     def member(self, name: str) -> Any:
@@ -226,7 +239,9 @@ class Entity:
             raise StratagemError(
                 f"the {self._kind.name} value '{name}' (`{expr.text}`) reads derived values "
                 f"{MAX_DERIVED_DEPTH} deep", location=expr.location,
-                hint="a derived value that uses itself, directly or through others?")
+                hint="a derived value that uses itself, directly or through others?",
+                key="run.derived_depth", params={"kind": self._kind.name, "name": name,
+                                                 "expr": expr.text, "max": MAX_DERIVED_DEPTH})
         stack.append((self, name))
         try:
             scope = self._scope
