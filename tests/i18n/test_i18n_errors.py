@@ -5,6 +5,7 @@ places; the keys the code uses are found in the code."""
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -175,12 +176,14 @@ def test_an_error_inside_an_expression_keeps_the_expression_in_every_language(mo
 
 
 def test_campaign_report_and_static_check_errors_in_every_language(tmp_path: Path) -> None:
-    """The errors of a ruleset's `campaign:` section, of writing a report, of the static checks
-    and of plans: each has a key, reads in English as written, and differently in Russian and
+    """The errors of a ruleset's `campaign:` section, of writing a report, of the static checks,
+    of plans and of the dice language's values: each has a key, reads in English as written, and differently in Russian and
     German."""
     from stratagem.campaign.rules import CampaignRules, campaign_rules
     from stratagem.compile.decisions import compile_decisions
     from stratagem.compile.pipeline import load_ruleset
+    from stratagem.dice import DiceDialect, parse_dice
+    from stratagem.interp.dicesource import stated_result
     from stratagem.render import write_file
 
     skirmish = Path(__file__).parent.parent / "loader" / "fixtures" / "skirmish" / "ruleset.yaml"
@@ -196,6 +199,10 @@ def test_campaign_report_and_static_check_errors_in_every_language(tmp_path: Pat
         lambda: write_file(str(tmp_path), "x"),
         lambda: compile_decisions(rs, {"risk": {"prefer": []}, "rsik": 1}),
         lambda: compile_decisions(rs, {"risk": {"policy": "side.moral", "prefer": [1]}}),
+        lambda: parse_dice(""),
+        lambda: DiceDialect(default_sides=0),
+        lambda: parse_dice("2d6").roll(random.Random(1), {}) and stated_result(
+            parse_dice("2d6"), 13, {}),
     ]
     english, russian, german = engine_catalog("en"), engine_catalog("ru"), engine_catalog("de")
     seen = 0
