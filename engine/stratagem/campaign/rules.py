@@ -63,6 +63,12 @@ def campaign_rules(rs: Ruleset) -> CampaignRules:
                 errors.append(StratagemError(
                     f"`campaign.keep`: a {kind} has no field '{name}'",
                     location=where(names, i), hint=closest(name, declared.fields)))
+            elif not declared.fields[name].stated:
+                errors.append(StratagemError(
+                    f"`campaign.keep`: '{name}' of a {kind} is battle state (`owner: battle`), "
+                    "so an army file cannot keep it", location=where(names, i),
+                    hint=f"make it an input field (remove `owner: battle` from {kind}.{name}), "
+                    "or keep another field"))
         keep[str(kind)] = tuple(str(n) for n in names or [])
     procs: dict[str, str | None] = {}
     for key, params in (("after_battle", 0), ("pass_time", 1)):

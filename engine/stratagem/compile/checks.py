@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from stratagem.errors import Location, StratagemError, did_you_mean
 from stratagem.expr import Expr
+from stratagem.expr.calls import ANY, Signature
 from stratagem.model.entities import EntityKind
 from stratagem.model.ruleset import Ruleset
 from stratagem.model.steps import (
@@ -79,17 +80,26 @@ SIGNATURES: dict[str, tuple[int, int | None, tuple[str, ...]]] = {
     "round_down": (1, 1, ()), "round_half_up": (1, 1, ()), "clamp": (3, 3, ()),
     "avg": (1, 1, ()), "count": (1, 1, ()), "ratio": (2, 2, ()), "pairs": (1, 1, ()),
     "first": (1, 2, ()), "number": (1, 1, ()),
-    # the ruleset's own, bound to its tables
-    "lookup": (2, None, ("shift",)), "row": (2, 2, ()), "has": (2, None, ()),
-    "keys": (1, 1, ()), "rows": (1, 1, ()), "label": (1, 2, ()),
 }
+#: The functions the ruleset itself gives its expressions, bound to its tables and enums.
+RULESET_SIGNATURES: dict[str, Signature] = {
+    "lookup": Signature(("table", "key"), (ANY, ANY), 2, None, ("shift",),
+                        "lookup(table, key, ...[, shift=N])"),
+    "row": Signature(("table", "id"), (ANY, ANY), 2, 2, example="row(table, id)"),
+    "has": Signature(("table", "key"), (ANY, ANY), 2, None, example="has(table, key, ...)"),
+    "keys": Signature(("table",), (ANY,), 1, 1, example="keys(table)"),
+    "rows": Signature(("table",), (ANY,), 1, 1, example="rows(table)"),
+    "label": Signature(("enum", "value"), (ANY, ANY), 1, 2,
+                       example="label(enum, value) or label(key)"),
+}
+SIGNATURES.update({name: (sig.least, sig.most, sig.options)
+                   for name, sig in RULESET_SIGNATURES.items()})
 #: what each built-in's arguments are, for the hint
 USAGE: dict[str, str] = {
-    "clamp": "clamp(value, lowest, highest)", "label": "label(enum, value) or label(key)",
-    "ratio": "ratio(a, b)", "range": "range(stop) or range(start, stop[, step])",
-    "lookup": "lookup(table, key, ...[, shift=N])", "row": "row(table, id)",
+    "clamp": "clamp(value, lowest, highest)", "ratio": "ratio(a, b)",
+    "range": "range(stop) or range(start, stop[, step])",
     "first": "first(list[, default])", "sum": "sum(list[, start])",
-    "has": "has(table, key, ...)", "keys": "keys(table)", "rows": "rows(table)",
+    **{name: sig.example for name, sig in RULESET_SIGNATURES.items()},
 }
 
 

@@ -43,6 +43,15 @@ class FieldSpec:
     of: FieldSpec | None = None  # element spec of a list
     enum_key: str | None = None  # locale prefix of enum values: enum.<name>
     location: Location | None = None
+    #: who states it: "input" (army and scenario files; the battle may change it) or
+    #: "battle" (battle state: it starts at its default, and no file may state it)
+    owner: str = "input"
+    description: str | None = None
+
+    @property
+    def stated(self) -> bool:
+        """Whether army and scenario files may state it (it is not battle state)."""
+        return self.owner != "battle"
 
     def check(self, value: Any, where: Location | None, owner: str) -> Any:
         """Validate and normalise a value written by a user for this field."""
@@ -106,6 +115,11 @@ class EntityKind:
     children: dict[str, str] = field(default_factory=dict)  # collection name -> kind name
     derived: dict[str, Expr] = field(default_factory=dict)
     location: Location | None = None
+    description: str | None = None
+
+    def stated_fields(self) -> dict[str, FieldSpec]:
+        """The fields army and scenario files may state (its input fields)."""
+        return {name: spec for name, spec in self.fields.items() if spec.stated}
 
     def member_names(self) -> set[str]:
         return set(self.fields) | set(self.children) | set(self.derived)
