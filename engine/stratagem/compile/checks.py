@@ -19,7 +19,7 @@ import ast
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from stratagem.errors import Location, StratagemError, did_you_mean
+from stratagem.errors import Location, StratagemError, a_or_an, did_you_mean
 from stratagem.expr import Expr
 from stratagem.expr.calls import ANY, Signature
 from stratagem.model.entities import EntityKind
@@ -56,7 +56,7 @@ class Type:
 
     def describe(self) -> str:
         if self.what == "entity":
-            return f"a {self.name}"
+            return a_or_an(self.name)
         if self.what == "row":
             return f"a row of table '{self.name}'"
         return f"a {self.what} result"
@@ -300,10 +300,10 @@ class _Checker:
             for name in (*step.assign, *step.add):
                 if name not in kind.fields and name not in kind.children:
                     self.error(("update", id(step), name),
-                               f"a {kind.name} has no field '{name}' to update",
+                               f"{a_or_an(kind.name)} has no field '{name}' to update",
                                step.places.get(name) or step.location,
                                did_you_mean(name, kind.fields)
-                               or f"the fields of a {kind.name}: {', '.join(kind.fields)}")
+                               or f"the fields of {a_or_an(kind.name)}: {', '.join(kind.fields)}")
             for name in kind.member_names():
                 if name not in inner:
                     inner[name] = self.member(kind, name)
@@ -322,7 +322,7 @@ class _Checker:
         if kind is not None:
             if step.collection not in kind.children:
                 self.error(("create", id(step)),
-                           f"`create`: a {kind.name} has no collection '{step.collection}'",
+                           f"`create`: {a_or_an(kind.name)} has no collection '{step.collection}'",
                            step.location, did_you_mean(step.collection, kind.children)
                            or f"its collections: {', '.join(kind.children) or 'none'}")
             else:
@@ -331,7 +331,7 @@ class _Checker:
             self.expr(expr, env)
             if child is not None and name not in child.fields:
                 self.error(("create-field", id(step), name),
-                           f"a {child.name} has no field '{name}'", step.location,
+                           f"{a_or_an(child.name)} has no field '{name}'", step.location,
                            did_you_mean(name, child.fields))
         if step.target:
             env[step.target] = Type("entity", child.name) if child else None
@@ -446,7 +446,7 @@ class _ExprChecker:
             if name in kind.member_names():
                 return self.owner.member(kind, name)
             if name not in ENTITY_NAMES:
-                self.error(node, f"a {kind.name} has no field or value '{name}'",
+                self.error(node, f"{a_or_an(kind.name)} has no field or value '{name}'",
                            did_you_mean(name, kind.member_names())
                            or f"declared: {', '.join(sorted(kind.member_names()))}")
             return None

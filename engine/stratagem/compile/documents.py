@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from stratagem.compile.decisions import compile_decisions
-from stratagem.errors import Location, StratagemError, ValidationFailed
+from stratagem.errors import Location, StratagemError, ValidationFailed, a_or_an
 from stratagem.loader.schema import static_schema
 from stratagem.model.entities import Entity, EntityKind, FieldSpec
 from stratagem.model.ruleset import Ruleset
@@ -64,12 +64,12 @@ class _Builder:
             if spec is None:
                 if key in kind.derived:
                     self.errors.append(StratagemError(
-                        f"'{key}' of a {kind.name} is computed by the rules and cannot be "
+                        f"'{key}' of {a_or_an(kind.name)} is computed by the rules and cannot be "
                         "typed in", location=_key_loc(node, key),
                         hint="remove it; `stratagem rate` shows the computed value"))
                 else:
                     self.errors.append(StratagemError(
-                        f"a {kind.name} has no field '{key}'", location=_key_loc(node, key),
+                        f"{a_or_an(kind.name)} has no field '{key}'", location=_key_loc(node, key),
                         hint=closest(key, allowed) or "fields: " + ", ".join(sorted(allowed))))
                 continue
             try:
@@ -88,12 +88,11 @@ class _Builder:
 def battle_state_error(kind: str, spec: FieldSpec, file: str, location: Location | None
                        ) -> StratagemError:
     """A file states a field the battle owns (``owner: battle``)."""
-    article = "an" if file[:1] in "aeiou" else "a"
     default = spec.default
     shown = "true" if default is True else "false" if default is False else default
     start = f"starts it at {shown}" if default is not None else "starts without it"
     return StratagemError(
-        f"'{spec.name}' of a {kind} is battle state: the battle sets it, so {article} {file} "
+        f"'{spec.name}' of {a_or_an(kind)} is battle state: the battle sets it, so {a_or_an(file)} "
         "file cannot state it", location=location,
         hint=f"remove it; the ruleset declares it `owner: battle`, and every battle {start}")
 

@@ -24,7 +24,14 @@ from typing import Any
 from stratagem.compile.messages import check_messages
 from stratagem.compile.documents import build_army, build_scenario, sides_collection
 from stratagem.compile.ruleset import compile_ruleset
-from stratagem.errors import Location, StratagemError, ValidationFailed, did_you_mean, in_order
+from stratagem.errors import (
+    Location,
+    StratagemError,
+    ValidationFailed,
+    a_or_an,
+    did_you_mean,
+    in_order,
+)
 from stratagem.i18n.catalog import parse_locale
 from stratagem.loader.limits import DEFAULT_LIMITS, LoadLimits
 from stratagem.loader.resolve import find_ruleset, load_document_chain
@@ -151,7 +158,7 @@ class Pipeline:
         """A file that must be of ``kind`` (or of one of several kinds): read, its kind
         checked."""
         kinds = (kind,) if isinstance(kind, str) else kind
-        named = " or ".join(f"{'an' if k[0] in 'aeiou' else 'a'} {k}" for k in kinds)
+        named = " or ".join(a_or_an(k) for k in kinds)
         if not path.is_file():
             raise StratagemError(f"no such {' or '.join(kinds)} file: {path}",
                                  location=location,

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from stratagem.errors import Location, StratagemError, UnknownMember
+from stratagem.errors import Location, StratagemError, UnknownMember, a_or_an
 from stratagem.expr import SAFE_RESULT_TYPES, Expr
 from stratagem.expr.compiled import read_attribute
 from stratagem.model.tables import Row
@@ -209,7 +209,7 @@ class Entity:
             raise AttributeError(name)
         hint = closest(name, self._kind.member_names())
         raise UnknownMember(
-            f"a {self._kind.name} has no field or value '{name}'",
+            f"{a_or_an(self._kind.name)} has no field or value '{name}'",
             hint=hint or f"declared: {', '.join(sorted(self._kind.member_names()))}",
         )
 
