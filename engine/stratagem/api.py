@@ -17,6 +17,7 @@ from stratagem.compile import pipeline
 from stratagem.compile.decisions import compile_decisions
 from stratagem.compile.pipeline import load_ruleset
 from stratagem.errors import StratagemError, in_order
+from stratagem.i18n.names import NameBook
 from stratagem.interp.context import Run
 from stratagem.interp.decisions import Decisions
 from stratagem.interp.dicesource import (
@@ -106,6 +107,8 @@ class BattleResult:
     decisions: dict[str, Any] = field(default_factory=dict)
     #: (decision, subject, why) of every fallback the battle took
     fallbacks: set[tuple[str, str, Reason]] = field(default_factory=set)
+    #: The battle's names in other languages (its files' ``name: {en: ..., ru: ...}``).
+    names: NameBook = field(default_factory=NameBook)
 
     def report(self, lang: str = "en", explain: bool = False) -> str:
         return render_report(self, lang=lang, explain=explain)
@@ -174,7 +177,7 @@ def run_battle(scenario: str | Path | Scenario, *, seed: int | None = None,
     scripted = len(dice) if dice is not None else None
     return BattleResult(rs, root, start, run.trace, seed if dice is None else None, scripted,
                         scenario.name, getattr(source, "log", []), decided.taken,
-                        decided.fallbacks)
+                        decided.fallbacks, names=scenario.names or NameBook())
 
 
 #: What `battle --json` writes (schemas/trace.schema.json describes it).
@@ -211,6 +214,7 @@ class RatedArmy:
     ruleset: Ruleset
     side: Entity
     trace: list[Event]
+    names: NameBook = field(default_factory=NameBook)
 
     def report(self, lang: str = "en", explain: bool = False) -> str:
         return render_rating(self, lang=lang, explain=explain)
@@ -233,6 +237,7 @@ class RatedScenario:
     root: Entity
     sides: list[RatedArmy]
     name: str = ""
+    names: NameBook = field(default_factory=NameBook)
 
     def report(self, lang: str = "en", explain: bool = False) -> str:
         return render_rating(self, lang=lang, explain=explain)
@@ -268,7 +273,7 @@ def rate_army(army: str | Path | Army, *, explain: bool = True,
     if not isinstance(army, Army):
         army = load_army(army)
     plans = compile_decisions(army.ruleset, decisions) if decisions else None
-    return _rate(army.ruleset, army.side, plans, seed, explain, lang)
+    return _rate(army.ruleset, army.side, plans, seed, explain, lang, army.names)
 
 
 def rate_scenario(scenario: str | Path | Scenario, *, explain: bool = True,
@@ -288,17 +293,17 @@ def rate_scenario(scenario: str | Path | Scenario, *, explain: bool = True,
         seed = scenario.seed if scenario.seed is not None else 0
     root = scenario.instantiate()
     collection = next(iter(rs.kinds["battle"].children))
-    sides = [_rate(rs, side, plans, seed, explain, lang)
+    sides = [_rate(rs, side, plans, seed, explain, lang, scenario.names)
              for side in dict(root.children_of())[collection]]
-    return RatedScenario(rs, root, sides, scenario.name)
+    return RatedScenario(rs, root, sides, scenario.name, scenario.names or NameBook())
 
 
 def _rate(rs: Ruleset, side: Entity, plans: Mapping[str, Any] | None, seed: int,
-          explain: bool, lang: str) -> RatedArmy:
+          explain: bool, lang: str, names: NameBook | None) -> RatedArmy:
     run = Run(rs, side.root(), SeededDice(seed), Decisions(plans), tracing=explain)
     run.lang = lang
     proc = rs.entry.get("rate")
     if proc:
         (param,) = rs.procedures[proc].params
         call(run, proc, {param: side})
-    return RatedArmy(rs, side, run.trace)
+    return RatedArmy(rs, side, run.trace, names or NameBook())

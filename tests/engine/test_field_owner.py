@@ -65,10 +65,10 @@ def test_validate_and_battle_refuse_it_alike_in_a_scenario(folder: Path,
                         encoding="utf-8")
     found = [(e.location.file, e.location.line, e.location.column, e.message)
              for e in validate(scenario)]
-    assert found[0][1:] == (3, 10, "'round' of a battle is battle state: the battle sets it, "
-                            "so a scenario file cannot state it")
+    assert found[0][1:] == (3, 10, "the battle's field 'round' is battle state: the battle "
+                            "sets it, so a scenario file cannot state it")
     assert main(["battle", str(scenario)]) == 1
-    assert capsys.readouterr().err.startswith(f"stratagem: {scenario}:3:10: 'round' of a battle")
+    assert capsys.readouterr().err.startswith(f"stratagem: {scenario}:3:10: the battle's field 'round'")
     # each file is blamed at its own line: the army file, the scenario's inline side
     (folder / "battle.yaml").write_text(
         "kind: scenario\nruleset: owned\nsides:\n  - army: my-army.yaml\n"
@@ -83,7 +83,8 @@ def test_validate_and_battle_refuse_it_alike_in_a_scenario(folder: Path,
     places = [(Path(e.location.file).name, e.location.line) for e in validate(scenario)]
     assert places == [("my-army.yaml", 7)]
     assert main(["battle", str(scenario)]) == 1
-    assert "my-army.yaml:7:21: 'dead' of a unit is battle state" in capsys.readouterr().err
+    assert "my-army.yaml:7:21: the unit's field 'dead' is battle state" in \
+        capsys.readouterr().err
 
 
 def test_battle_state_is_absent_from_the_schemas_and_the_hints(folder: Path) -> None:
@@ -109,8 +110,8 @@ def test_a_shipped_rulesets_battle_state_is_refused(tmp_path: Path) -> None:
     lines.insert(at + 1, f"{indent}dead: 40")
     army.write_text("\n".join(lines) + "\n", encoding="utf-8")
     (error,) = validate(army)
-    assert error.message == ("'dead' of a force is battle state: the battle sets it, so an "
-                             "army file cannot state it")
+    assert error.message == ("the force's field 'dead' is battle state: the battle sets it, "
+                             "so an army file cannot state it")
     assert error.location.line == at + 2
 
 
@@ -131,5 +132,5 @@ def test_battle_state_cannot_be_required_nor_kept_by_a_campaign(folder: Path) ->
     path.write_text(json.dumps(ruleset, indent=1), encoding="utf-8")
     with pytest.raises(StratagemError) as caught:
         campaign_rules(load_ruleset(path))
-    assert "'dead' of a unit is battle state (`owner: battle`), so an army file cannot " \
-        "keep it" in str(caught.value)
+    assert "the unit's field 'dead' is battle state (`owner: battle`), so an army file " \
+        "cannot keep it" in str(caught.value)

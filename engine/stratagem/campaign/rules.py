@@ -65,10 +65,11 @@ def campaign_rules(rs: Ruleset) -> CampaignRules:
                     location=where(names, i), hint=closest(name, declared.fields)))
             elif not declared.fields[name].stated:
                 errors.append(StratagemError(
-                    f"`campaign.keep`: '{name}' of {a_or_an(kind)} is battle state "
+                    f"`campaign.keep`: the {kind}'s field '{name}' is battle state "
                     "(`owner: battle`), so an army file cannot keep it", location=where(names, i),
                     hint=f"make it an input field (remove `owner: battle` from {kind}.{name}), "
-                    "or keep another field"))
+                    "or keep another field", key="campaign.keep_battle_state",
+                    params={"kind": kind, "field": name}))
         keep[str(kind)] = tuple(str(n) for n in names or [])
     procs: dict[str, str | None] = {}
     for key, params in (("after_battle", 0), ("pass_time", 1)):

@@ -89,12 +89,16 @@ def battle_state_error(kind: str, spec: FieldSpec, file: str, location: Location
                        ) -> StratagemError:
     """A file states a field the battle owns (``owner: battle``)."""
     default = spec.default
-    shown = "true" if default is True else "false" if default is False else default
+    shown = "true" if default is True else "false" if default is False else str(default)
     start = f"starts it at {shown}" if default is not None else "starts without it"
     return StratagemError(
-        f"'{spec.name}' of {a_or_an(kind)} is battle state: the battle sets it, so {a_or_an(file)} "
-        "file cannot state it", location=location,
-        hint=f"remove it; the ruleset declares it `owner: battle`, and every battle {start}")
+        f"the {kind}'s field '{spec.name}' is battle state: the battle sets it, so "
+        f"{a_or_an(file)} file cannot state it", location=location,
+        hint=f"remove it; the ruleset declares it `owner: battle`, and every battle {start}",
+        key="documents.battle_state", params={"kind": kind, "field": spec.name, "file": file,
+                                              "start": shown},
+        hint_key="documents.battle_state.hint" if default is not None
+        else "documents.battle_state.no_default.hint")
 
 
 def _key_loc(node: Any, key: str) -> Any:

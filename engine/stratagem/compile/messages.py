@@ -121,19 +121,23 @@ def check_messages(rs: Ruleset) -> list[StratagemError]:
                 f"the message '{key}' has no text in the reference language ({reference})",
                 location=first.location,
                 hint=f"add `{key}: \"...\"` under `messages:` in the ruleset's "
-                     f"locales/{reference}.yaml (the engine's texts do not have it either)"))
+                     f"locales/{reference}.yaml (the engine's texts do not have it either)",
+                key="messages.no_text", params={"message": key, "lang": reference}))
             continue
         message, located = ref_texts[key]
         for use in found:
             unknown = sorted({a.split(".")[0] for a in message.arguments} - use.hands)
             for name in unknown:
+                hands = ", ".join(sorted(use.hands)) or "nothing but its `with:`"
                 errors.append(StratagemError(
                     f"the message '{key}' shows {{{name}}}, but the `{use.step}` step at "
                     f"{_short(use.location)} does not hand it a value '{name}'",
                     location=_at(located, message, message.source.find("{" + name)),
                     context=caret(message.source, max(message.source.find("{" + name), 0)),
                     hint=f"add it to the step's `with:` (with: {{{name}: ...}}); it hands: "
-                         + (", ".join(sorted(use.hands)) or "nothing but its `with:`")))
+                         + hands, key="messages.not_handed",
+                    params={"message": key, "name": name, "step": use.step,
+                            "at": _short(use.location), "hands": hands}))
     handed: dict[str, frozenset[str]] = {
         key: frozenset().union(*(use.hands for use in found)) for key, found in by_key.items()}
     for texts in languages.values():
@@ -155,7 +159,8 @@ def literal_placeholder(key: str, name: str, message: Message, location: Locatio
         "starts ICU quoted text, so the reader sees the braces, not the value",
         location=_at(location, message, offset), context=caret(message.source, offset),
         hint=f"write ''{{{name}}}'' for apostrophes around the value, or typographic "
-             f"quotes: ‘{{{name}}}’ or “{{{name}}}”")
+             f"quotes: ‘{{{name}}}’ or “{{{name}}}”", key="messages.literal",
+        params={"message": key, "name": name})
 
 
 def _texts(lang: str, paths: list[Path], errors: list[StratagemError]

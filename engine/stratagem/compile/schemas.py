@@ -15,7 +15,7 @@ from typing import Any
 from stratagem.compile.documents import battle_state_error, side_kind
 from stratagem.errors import StratagemError
 from stratagem.expr import Expr
-from stratagem.loader.schema import DRAFT, static_schema
+from stratagem.loader.schema import DRAFT, NAME_SCHEMA, static_schema
 from stratagem.model.entities import EntityKind, FieldSpec
 from stratagem.model.ruleset import Ruleset
 from stratagem.model.steps import DecideStep
@@ -121,19 +121,21 @@ class _Generator:
 
     def entity(self, kind: EntityKind, with_children: bool = True) -> dict[str, Any]:
         props: dict[str, Any] = {
-            "name": {"type": "string", "description": f"The {kind.name}'s name."},
+            "name": {**NAME_SCHEMA, "description": f"The {kind.name}'s name: text, or text per "
+                     "language ({en: Orcs, ru: Орки})."},
             "id": {"type": "string", "description": "Its id (defaults to the name)."},
             "plural": {"type": "boolean", "description": "The name is a plural noun (Orcs): "
                        "messages agree with it (default false)."},
         }
         required = []
-        battle: dict[str, dict[str, str | None]] = {}
+        battle: dict[str, dict[str, Any]] = {}
         for name, spec in kind.fields.items():
             if name in props:
                 continue
             if not spec.stated:
                 err = battle_state_error(kind.name, spec, self.file, None)
-                battle[name] = {"message": err.message, "hint": err.hint}
+                battle[name] = {"message": err.message, "hint": err.hint, "key": err.key,
+                                "params": err.params}
                 continue
             props[name] = self.field(spec)
             if spec.required:
