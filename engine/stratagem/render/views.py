@@ -237,7 +237,7 @@ def rating_view(rated: RatedArmy | RatedScenario, lang: str, explain: bool) -> V
     failed: Failures = {}
     lists = {kind: list(rs.rate_report.get(kind) or rs.report.get(kind, []))
              for kind in rs.kinds}
-    parts = []
+    parts: list[View] = []
     for part in getattr(rated, "sides", [rated]):
         _, sides = _sides(t, rs, None, part.side, lists, failed, breakdown=True)
         side: View = sides[0] if sides else {"label": t.catalog.name(part.side.label()),
@@ -250,12 +250,12 @@ def rating_view(rated: RatedArmy | RatedScenario, lang: str, explain: bool) -> V
         parts.append({"title": t.catalog.name(part.side.label()), "side": side,
                       "summary": [s for s in summary if s],
                       "explain": _explained(t, part.trace) if explain else []})
-    name = getattr(rated, "name", "") or (parts[0]["title"] if parts else "")
+    scenario = str(getattr(rated, "name", "") or "")
     return {
         **_head(t, t.title(rs.id)),
         **(parts[0] if parts else {"side": {"fields": [], "tables": []}, "summary": [],
                                    "explain": []}),
-        "title": t.catalog.name(name) if name else name,
+        "title": t.catalog.name(scenario) if scenario else (parts[0]["title"] if parts else ""),
         "sides": parts,
         "meta": _meta(t, t.title(rs.id)),
         "not_computed": _failures(t, failed),
