@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
