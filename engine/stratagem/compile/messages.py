@@ -21,14 +21,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from stratagem.compile.steps import STEPS
-from stratagem.errors import Location, StratagemError, ValidationFailed, caret, in_order
+from stratagem.errors import Location, StratagemError, caret, in_order
 from stratagem.i18n.catalog import (
     ENGINE_LOCALES,
     FALLBACK_LANGUAGE,
     LocaleFile,
     message_location,
-    read_locale,
 )
+from stratagem.i18n.check import read_locales
 from stratagem.i18n.messages import Message, literal_placeholders
 from stratagem.model.ruleset import Ruleset
 from stratagem.model.steps import (
@@ -167,17 +167,10 @@ def _texts(lang: str, paths: list[Path], errors: list[StratagemError]
            ) -> dict[str, tuple[Message, Location | None]]:
     """The texts of a language: the engine's, then the ruleset's files in order (a later
     one rewords an earlier one), each with where it is written."""
-    texts: dict[str, tuple[Message, Location | None]] = {}
     engine = ENGINE_LOCALES / f"{lang}.yaml"
-    for path in ([engine] if engine.is_file() else []) + list(paths):
-        try:
-            locale = read_locale(path)
-        except ValidationFailed as err:
-            errors.extend(err.errors)
-            continue
-        except StratagemError as err:
-            errors.append(err)
-            continue
+    texts: dict[str, tuple[Message, Location | None]] = {}
+    for locale in read_locales([engine] if engine.is_file() else [], lang, []) + \
+            read_locales(paths, lang, errors):
         texts.update(_located(locale))
     return texts
 
