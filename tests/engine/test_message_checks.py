@@ -100,3 +100,17 @@ def test_the_values_a_step_hands_are_the_ones_it_is_checked_against(tmp_path: Pa
                 assert set(event.params) <= by_key[event.key], (event.key, event.params)
                 seen += 1
     assert seen > 100
+
+
+def test_the_engines_own_texts_are_checked_the_same_way(tmp_path: Path, monkeypatch) -> None:
+    import stratagem.compile.messages as messages
+
+    (tmp_path / "en.yaml").write_text(
+        'kind: locale\nlanguage: en\nmessages:\n  report.title: "Battle report: \'{battle}\'"\n',
+        encoding="utf-8")
+    monkeypatch.setattr(messages, "ENGINE_LOCALES", tmp_path)
+    (error,) = messages.engine_literal_errors()
+    assert error.message.startswith("the message 'report.title' shows {battle} as literal text")
+    assert (error.location.line, error.location.column) == (4, 34)
+    monkeypatch.undo()
+    assert messages.engine_literal_errors() == []

@@ -11,12 +11,13 @@ an `emit`'s key, a `require`'s ``message:``) against the ruleset's locale texts.
   reader sees ``{field}``, not the field.
 
 ``validate`` and every command read rulesets through the pipeline, which runs these
-checks; ``stratagem i18n check`` reports what they find for each ruleset.
+checks; ``stratagem i18n check`` reports what they find for each ruleset, and the last one
+(:func:`engine_literal_errors`) over the engine's own texts too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,6 +30,7 @@ from stratagem.i18n.catalog import (
     message_location,
 )
 from stratagem.i18n.check import read_locales
+from stratagem.i18n.engine_keys import engine_keys
 from stratagem.i18n.messages import Message, literal_placeholders
 from stratagem.model.ruleset import Ruleset
 from stratagem.model.steps import (
@@ -140,15 +142,30 @@ def check_messages(rs: Ruleset) -> list[StratagemError]:
                             "at": _short(use.location), "hands": hands}))
     handed: dict[str, frozenset[str]] = {
         key: frozenset().union(*(use.hands for use in found)) for key, found in by_key.items()}
-    for texts in languages.values():
+    errors.extend(_literals(languages.values(), handed))
+    return in_order(errors)
+
+
+def engine_literal_errors() -> list[StratagemError]:
+    """The same check over the engine's own texts, against the parameters its code passes
+    each key (``stratagem i18n check`` runs it with the rulesets')."""
+    handed = engine_keys().params()
+    errors: list[StratagemError] = []
+    languages = [_texts(path.stem, [], errors) for path in sorted(ENGINE_LOCALES.glob("*.yaml"))]
+    return in_order(errors + _literals(languages, handed))
+
+
+def _literals(languages: Iterable[Mapping[str, tuple[Message, Location | None]]],
+              handed: Mapping[str, Iterable[str]]) -> list[StratagemError]:
+    """Every text that quotes into literal text a placeholder its key is handed."""
+    errors = []
+    for texts in languages:
         for key, (message, located) in texts.items():
-            names = handed.get(key)
-            if names is None:
-                continue
+            names = set(handed.get(key, ()))
             for offset, name in literal_placeholders(message):
                 if name in names:
                     errors.append(literal_placeholder(key, name, message, located, offset))
-    return in_order(errors)
+    return errors
 
 
 def literal_placeholder(key: str, name: str, message: Message, location: Location | None,
