@@ -135,7 +135,7 @@ class _Generator:
             if not spec.stated:
                 err = battle_state_error(kind.name, spec, self.file, None)
                 battle[name] = {"message": err.message, "hint": err.hint, "key": err.key,
-                                "params": err.params}
+                                "hint_key": err.hint_key, "params": err.params}
                 continue
             props[name] = self.field(spec)
             if spec.required:

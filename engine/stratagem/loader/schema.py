@@ -375,7 +375,7 @@ class _Converter:
             if key in battle:
                 said = battle[key]
                 self.add(path, "other", said["message"], location, said["hint"],
-                         key=said["key"], **said["params"])
+                         key=said["key"], hint_key=said["hint_key"], **said["params"])
                 continue
             if key in derived:
                 self.add(path, "other",
