@@ -42,6 +42,7 @@ from stratagem.interp.steps import (
     endless,
     loop_items,
     note,
+    passes,
     round_end,
     run_procedure,
     too_deep,
@@ -67,7 +68,8 @@ BACKENDS = ("generated", "interpreter")
 Function = Callable[[Run, dict[str, Any]], Any]
 
 #: The only builtins the generated code reads (it writes them itself; a file cannot).
-_BUILTINS: dict[str, Any] = {"enumerate": enumerate, "len": len, "int": int, "bool": bool}
+_BUILTINS: dict[str, Any] = {"enumerate": enumerate, "len": len, "bool": bool,
+                            "Exception": Exception}
 
 
 def backend(name: str | None = None) -> str:
@@ -95,13 +97,10 @@ def procedures_for(ruleset: Ruleset, tracing: bool,
 
 def generate(ruleset: Ruleset, tracing: bool) -> dict[str, Function]:
     """One function per procedure of ``ruleset``, for runs with a trace or without."""
-    names = {proc.name: f"p{i}" for i, proc in enumerate(ruleset.procedures.values())}
-    namespace: dict[str, Any] = {"__builtins__": dict(_BUILTINS)}
-    writer = _Writer(namespace, names, tracing, ruleset)
+    namespace, written = _write(ruleset, tracing)
     functions: dict[str, Function] = {}
     for proc in ruleset.procedures.values():
-        fname = names[proc.name]
-        source = writer.procedure(proc, fname)
+        fname, source = written[proc.name]
         try:
             code = compile(source, f"<procedure {fname}>", "exec")
         except (SyntaxError, RecursionError, MemoryError):
@@ -111,6 +110,20 @@ def generate(ruleset: Ruleset, tracing: bool) -> dict[str, Function]:
             exec(code, namespace)  # noqa: S102 - made only of the writer's own statements
         functions[proc.name] = namespace[fname]
     return functions
+
+
+def sources(ruleset: Ruleset, tracing: bool) -> dict[str, str]:
+    """The source :func:`generate` compiles for each procedure (to read, or to check)."""
+    return {name: source for name, (_, source) in _write(ruleset, tracing)[1].items()}
+
+
+def _write(ruleset: Ruleset, tracing: bool) -> tuple[dict[str, Any], dict[str, tuple[str, str]]]:
+    """The globals of the generated code, and each procedure's function name and source."""
+    names = {proc.name: f"p{i}" for i, proc in enumerate(ruleset.procedures.values())}
+    namespace: dict[str, Any] = {"__builtins__": dict(_BUILTINS)}
+    writer = _Writer(namespace, names, tracing, ruleset)
+    return namespace, {proc.name: (names[proc.name], writer.procedure(proc, names[proc.name]))
+                       for proc in ruleset.procedures.values()}
 
 
 def _first_call(namespace: dict[str, Any], name: str, evaluator: Evaluator,
@@ -149,7 +162,7 @@ class _Writer:
         #: the loops around the step being written: (record, its pass counter or None)
         self.loops: list[tuple[Step, str | None]] = []
         self.ns.update(emit=emit, note=note, round_end=round_end, endless=endless,
-                       items=loop_items, deep=too_deep)
+                       items=loop_items, deep=too_deep, passes=passes)
 
     # -- names ----------------------------------------------------------------------------
     def value(self, value: Any, prefix: str = "k") -> str:
@@ -290,7 +303,7 @@ class _Writer:
         limit, bound, n = self.temp(), self.temp(), self.temp()
         self.line(depth, f"{limit} = r.limits.max_rounds")
         if step.max is not None:
-            self.line(depth, f"{bound} = int({self.expr(step.max, depth)})")
+            self.line(depth, f"{bound} = passes({record}, {self.expr(step.max, depth)})")
         self.line(depth, f"{n} = 0")
         self.line(depth, "r.depth += 1")
         self.line(depth, "while True:")
@@ -362,4 +375,4 @@ _STEPS: dict[type, Callable[[_Writer, Any, int], bool]] = {
     CallStep: _Writer.call,
 }
 
-__all__ = ["BACKENDS", "backend", "generate", "procedures_for"]
+__all__ = ["BACKENDS", "backend", "generate", "procedures_for", "sources"]

@@ -392,7 +392,7 @@ def run_if(run: Run, step: IfStep, scope: dict[str, Any]) -> None:
 
 def run_repeat(run: Run, step: RepeatStep, scope: dict[str, Any]) -> None:
     limit = run.limits.max_rounds
-    bound = int(run.evaluator.eval(step.max, scope)) if step.max is not None else None
+    bound = passes(step, run.evaluator.eval(step.max, scope)) if step.max is not None else None
     n = 0
     run.depth += 1
     try:
@@ -422,6 +422,16 @@ def run_repeat(run: Run, step: RepeatStep, scope: dict[str, Any]) -> None:
     finally:
         run.depth -= 1
     note(run, step, scope, {"passes": n})
+
+
+def passes(step: RepeatStep, bound: Any) -> int:
+    """The most passes a `repeat` makes: the value of its `max:` as a whole number."""
+    try:
+        return int(bound)
+    except (TypeError, ValueError):
+        assert step.max is not None
+        raise StratagemError(f"`repeat`: `max: {step.max.text}` must be a number, got {bound!r}",
+                             location=step.max.location or step.location) from None
 
 
 def endless(step: RepeatStep, limit: int) -> NoReturn:
