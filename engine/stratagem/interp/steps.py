@@ -431,13 +431,16 @@ def passes(step: RepeatStep, bound: Any) -> int:
     except (TypeError, ValueError):
         assert step.max is not None
         raise StratagemError(f"`repeat`: `max: {step.max.text}` must be a number, got {bound!r}",
-                             location=step.max.location or step.location) from None
+                             location=step.max.location or step.location,
+                             key="run.repeat_max",
+                             params={"expr": step.max.text, "value": repr(bound)}) from None
 
 
 def endless(step: RepeatStep, limit: int) -> NoReturn:
     raise LimitError(f"`repeat` ran {limit} times without ending", location=step.location,
                      hint="check its `until:`/`while:` condition, or set `max:`; "
-                          "limits.max_rounds raises the bound")
+                          "limits.max_rounds raises the bound",
+                     key="run.repeat_endless", params={"max": limit})
 
 
 def round_end(run: Run, step: RepeatStep, n: int) -> None:
