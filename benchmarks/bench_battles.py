@@ -216,8 +216,9 @@ def main() -> int:
                 try:
                     ms = median_ms({"g": fighter(scenario, "generated")}, n, args.rounds)["g"]
                 except StratagemError as err:  # the rules' own bounds, e.g. a comprehension's
-                    print(f"| {path.name} | {size} | | fails: {err.message} | | |")
-                    missed.append(f"{path.name}: {size} units a side fail: {err.message}")
+                    why = " ".join(err.message.split())
+                    print(f"| {path.name} | {size} | | fails: {why} | | |")
+                    missed.append(f"{path.name}: {size} units a side fail: {why}")
                     break
                 units = units_a_side(scenario)
                 memory = peak_kb(fighter(scenario, "generated"), 1)
