@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from stratagem.errors import StratagemError, ValidationFailed
+from stratagem.errors import StratagemError, ValidationFailed, a_or_an
 from stratagem.model.ruleset import Ruleset
 from stratagem.model.values import closest, where
 
@@ -61,8 +61,15 @@ def campaign_rules(rs: Ruleset) -> CampaignRules:
         for i, name in enumerate(names or []):
             if name not in declared.fields:
                 errors.append(StratagemError(
-                    f"`campaign.keep`: a {kind} has no field '{name}'",
+                    f"`campaign.keep`: {a_or_an(kind)} has no field '{name}'",
                     location=where(names, i), hint=closest(name, declared.fields)))
+            elif not declared.fields[name].stated:
+                errors.append(StratagemError(
+                    f"`campaign.keep`: the {kind}'s field '{name}' is battle state "
+                    "(`owner: battle`), so an army file cannot keep it", location=where(names, i),
+                    hint=f"make it an input field (remove `owner: battle` from {kind}.{name}), "
+                    "or keep another field", key="campaign.keep_battle_state",
+                    params={"kind": kind, "field": name}))
         keep[str(kind)] = tuple(str(n) for n in names or [])
     procs: dict[str, str | None] = {}
     for key, params in (("after_battle", 0), ("pass_time", 1)):

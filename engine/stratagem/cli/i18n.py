@@ -201,6 +201,7 @@ def _check_target(name: str, folder: Path, shipped: bool) -> Any:
 
 
 def run_check(args: argparse.Namespace) -> int:
+    from stratagem.compile.messages import engine_literal_errors
     from stratagem.i18n.check import check_engine
 
     if args.ruleset:
@@ -211,6 +212,7 @@ def run_check(args: argparse.Namespace) -> int:
     languages: dict[str, list[Path]] = {lang: [] for report in groups
                                         for lang in report.languages}
     reports = [check_engine(languages), *groups]
+    reports[0].errors.extend(engine_literal_errors())
     ok = all(report.ok for report in reports)
     if args.format == "json":
         print(json.dumps({"ok": ok, "groups": [r.to_json() for r in reports]},

@@ -19,8 +19,9 @@ import ast
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from stratagem.errors import Location, StratagemError, did_you_mean
+from stratagem.errors import Location, StratagemError, a_or_an, did_you_mean
 from stratagem.expr import Expr
+from stratagem.expr.calls import ANY, Signature
 from stratagem.model.entities import EntityKind
 from stratagem.model.ruleset import Ruleset
 from stratagem.model.steps import (
@@ -55,7 +56,7 @@ class Type:
 
     def describe(self) -> str:
         if self.what == "entity":
-            return f"a {self.name}"
+            return a_or_an(self.name)
         if self.what == "row":
             return f"a row of table '{self.name}'"
         return f"a {self.what} result"
@@ -79,17 +80,26 @@ SIGNATURES: dict[str, tuple[int, int | None, tuple[str, ...]]] = {
     "round_down": (1, 1, ()), "round_half_up": (1, 1, ()), "clamp": (3, 3, ()),
     "avg": (1, 1, ()), "count": (1, 1, ()), "ratio": (2, 2, ()), "pairs": (1, 1, ()),
     "first": (1, 2, ()), "number": (1, 1, ()),
-    # the ruleset's own, bound to its tables
-    "lookup": (2, None, ("shift",)), "row": (2, 2, ()), "has": (2, None, ()),
-    "keys": (1, 1, ()), "rows": (1, 1, ()), "label": (1, 2, ()),
 }
+#: The functions the ruleset itself gives its expressions, bound to its tables and enums.
+RULESET_SIGNATURES: dict[str, Signature] = {
+    "lookup": Signature(("table", "key"), (ANY, ANY), 2, None, ("shift",),
+                        "lookup(table, key, ...[, shift=N])"),
+    "row": Signature(("table", "id"), (ANY, ANY), 2, 2, example="row(table, id)"),
+    "has": Signature(("table", "key"), (ANY, ANY), 2, None, example="has(table, key, ...)"),
+    "keys": Signature(("table",), (ANY,), 1, 1, example="keys(table)"),
+    "rows": Signature(("table",), (ANY,), 1, 1, example="rows(table)"),
+    "label": Signature(("enum", "value"), (ANY, ANY), 1, 2,
+                       example="label(enum, value) or label(key)"),
+}
+SIGNATURES.update({name: (sig.least, sig.most, sig.options)
+                   for name, sig in RULESET_SIGNATURES.items()})
 #: what each built-in's arguments are, for the hint
 USAGE: dict[str, str] = {
-    "clamp": "clamp(value, lowest, highest)", "label": "label(enum, value) or label(key)",
-    "ratio": "ratio(a, b)", "range": "range(stop) or range(start, stop[, step])",
-    "lookup": "lookup(table, key, ...[, shift=N])", "row": "row(table, id)",
+    "clamp": "clamp(value, lowest, highest)", "ratio": "ratio(a, b)",
+    "range": "range(stop) or range(start, stop[, step])",
     "first": "first(list[, default])", "sum": "sum(list[, start])",
-    "has": "has(table, key, ...)", "keys": "keys(table)", "rows": "rows(table)",
+    **{name: sig.example for name, sig in RULESET_SIGNATURES.items()},
 }
 
 
@@ -290,10 +300,10 @@ class _Checker:
             for name in (*step.assign, *step.add):
                 if name not in kind.fields and name not in kind.children:
                     self.error(("update", id(step), name),
-                               f"a {kind.name} has no field '{name}' to update",
+                               f"{a_or_an(kind.name)} has no field '{name}' to update",
                                step.places.get(name) or step.location,
                                did_you_mean(name, kind.fields)
-                               or f"the fields of a {kind.name}: {', '.join(kind.fields)}")
+                               or f"the fields of {a_or_an(kind.name)}: {', '.join(kind.fields)}")
             for name in kind.member_names():
                 if name not in inner:
                     inner[name] = self.member(kind, name)
@@ -312,7 +322,7 @@ class _Checker:
         if kind is not None:
             if step.collection not in kind.children:
                 self.error(("create", id(step)),
-                           f"`create`: a {kind.name} has no collection '{step.collection}'",
+                           f"`create`: {a_or_an(kind.name)} has no collection '{step.collection}'",
                            step.location, did_you_mean(step.collection, kind.children)
                            or f"its collections: {', '.join(kind.children) or 'none'}")
             else:
@@ -321,7 +331,7 @@ class _Checker:
             self.expr(expr, env)
             if child is not None and name not in child.fields:
                 self.error(("create-field", id(step), name),
-                           f"a {child.name} has no field '{name}'", step.location,
+                           f"{a_or_an(child.name)} has no field '{name}'", step.location,
                            did_you_mean(name, child.fields))
         if step.target:
             env[step.target] = Type("entity", child.name) if child else None
@@ -436,7 +446,7 @@ class _ExprChecker:
             if name in kind.member_names():
                 return self.owner.member(kind, name)
             if name not in ENTITY_NAMES:
-                self.error(node, f"a {kind.name} has no field or value '{name}'",
+                self.error(node, f"{a_or_an(kind.name)} has no field or value '{name}'",
                            did_you_mean(name, kind.member_names())
                            or f"declared: {', '.join(sorted(kind.member_names()))}")
             return None

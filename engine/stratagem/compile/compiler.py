@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from stratagem.compile.checks import RULESET_SIGNATURES
 from stratagem.compile.steps import COMMON_KEYS, STEPS, common
 from stratagem.dice import DiceError, parse_dice
 from stratagem.errors import Location, StratagemError
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
     from stratagem.model.steps import DecideStep
 
 #: Functions the ruleset itself provides to expressions (bound to its tables).
-RULESET_FUNCTIONS = ("lookup", "row", "has", "keys", "rows", "label")
+RULESET_FUNCTIONS = tuple(RULESET_SIGNATURES)
 TABLE_FUNCTIONS = ("lookup", "row", "has", "keys", "rows")
 
 _PLACEHOLDER = compile_expr("0")
@@ -295,7 +296,9 @@ def compile_kinds(c: Compiler, doc: Mapping[str, Any]) -> dict[str, EntityKind]:
         if not isinstance(body, Mapping):
             c.error(f"entity '{name}' must be a map with fields/children/derived", loc)
             continue
-        kind = EntityKind(str(name), location=loc)
+        about = body.get("description")
+        kind = EntityKind(str(name), location=loc,
+                          description=about if isinstance(about, str) else None)
         fields = body.get("fields") or {}
         for fname, fbody in fields.items():
             floc = c.where(fields, fname)
@@ -395,11 +398,20 @@ def compile_field(c: Compiler, name: str, body: Any, loc: Location | None,
     of = None
     if ftype == "list" and "of" in body:
         of = compile_field(c, name, body["of"], c.where(body, "of"), enums, owner, labelled)
+    held_by = str(body.get("owner", "input"))
+    if held_by == "battle" and body.get("required") is True:
+        c.errors.append(StratagemError(
+            f"field '{owner}' is battle state (`owner: battle`), so no file states it: it "
+            "cannot be `required`", location=c.where(body, "required"),
+            hint="remove `required: true`, or make it an input field (remove `owner: battle`)",
+            key="compile.battle_required", params={"field": owner}))
+    about = body.get("description")
     spec = FieldSpec(
         name=name, type=ftype, required=bool(body.get("required", False)),
         optional=bool(body.get("optional", False)) or ftype == "any",
         minimum=exact(body.get("min")), maximum=exact(body.get("max")), values=values, of=of,
-        location=loc, enum_key=enum_key or (of.enum_key if of else None),
+        location=loc, enum_key=enum_key or (of.enum_key if of else None), owner=held_by,
+        description=about if isinstance(about, str) else None,
     )
     if labelled:
         c.message_keys.add(f"field.{owner}")

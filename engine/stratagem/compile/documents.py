@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from stratagem.compile.decisions import compile_decisions
-from stratagem.errors import StratagemError, ValidationFailed
+from stratagem.errors import Location, StratagemError, ValidationFailed, a_or_an
 from stratagem.loader.schema import static_schema
-from stratagem.model.entities import Entity, EntityKind
+from stratagem.model.entities import Entity, EntityKind, FieldSpec
 from stratagem.model.ruleset import Ruleset
 from stratagem.model.scenario import Scenario
 from stratagem.model.values import closest, where
@@ -28,14 +28,16 @@ SCENARIO_KEYS = (*static_schema("scenario")["properties"], "sides")
 class _Builder:
     """Builds entities from user documents, collecting every error."""
 
-    def __init__(self, ruleset: Ruleset) -> None:
+    def __init__(self, ruleset: Ruleset, file: str) -> None:
         self.rs = ruleset
+        #: the kind of file the entities are read from ("army", "scenario"), for messages
+        self.file = file
         self.errors: list[StratagemError] = []
 
     def entity(self, kind: EntityKind, node: Mapping[str, Any], parent: Entity | None,
                skip: tuple[str, ...] = ()) -> Entity:
         entity = self.rs.new_entity(kind, {}, parent, where(node))
-        allowed = set(kind.fields) | set(kind.children)
+        allowed = set(kind.stated_fields()) | set(kind.children)
         for key, value in node.items():
             if key in skip:
                 continue
@@ -55,15 +57,19 @@ class _Builder:
                     entity._f[key].append(self.entity(child_kind, item, entity))
                 continue
             spec = kind.fields.get(key)
+            if spec is not None and not spec.stated:
+                self.errors.append(battle_state_error(kind.name, spec, self.file,
+                                                      _key_loc(node, key)))
+                continue
             if spec is None:
                 if key in kind.derived:
                     self.errors.append(StratagemError(
-                        f"'{key}' of a {kind.name} is computed by the rules and cannot be "
+                        f"'{key}' of {a_or_an(kind.name)} is computed by the rules and cannot be "
                         "typed in", location=_key_loc(node, key),
                         hint="remove it; `stratagem rate` shows the computed value"))
                 else:
                     self.errors.append(StratagemError(
-                        f"a {kind.name} has no field '{key}'", location=_key_loc(node, key),
+                        f"{a_or_an(kind.name)} has no field '{key}'", location=_key_loc(node, key),
                         hint=closest(key, allowed) or "fields: " + ", ".join(sorted(allowed))))
                 continue
             try:
@@ -77,6 +83,22 @@ class _Builder:
                     f"{kind.name}{f' {label!r}' if label else ''} needs '{name}'",
                     location=where(node), hint=f"add `{name}: ...`"))
         return entity
+
+
+def battle_state_error(kind: str, spec: FieldSpec, file: str, location: Location | None
+                       ) -> StratagemError:
+    """A file states a field the battle owns (``owner: battle``)."""
+    default = spec.default
+    shown = "true" if default is True else "false" if default is False else str(default)
+    start = f"starts it at {shown}" if default is not None else "starts without it"
+    return StratagemError(
+        f"the {kind}'s field '{spec.name}' is battle state: the battle sets it, so "
+        f"{a_or_an(file)} file cannot state it", location=location,
+        hint=f"remove it; the ruleset declares it `owner: battle`, and every battle {start}",
+        key="documents.battle_state", params={"kind": kind, "field": spec.name, "file": file,
+                                              "start": shown},
+        hint_key="documents.battle_state.hint" if default is not None
+        else "documents.battle_state.no_default.hint")
 
 
 def _key_loc(node: Any, key: str) -> Any:
@@ -98,9 +120,10 @@ def sides_collection(ruleset: Ruleset) -> str:
 
 def build_army(ruleset: Ruleset, doc: Mapping[str, Any], parent: Entity,
                overrides: Mapping[str, Any] | None = None) -> Entity:
-    builder = _Builder(ruleset)
+    builder = _Builder(ruleset, "army")
     side = builder.entity(side_kind(ruleset), doc, parent, skip=ARMY_META)
     if overrides:
+        builder.file = "scenario"
         extra = builder.entity(side_kind(ruleset), overrides, parent, skip=("army",))
         for key in overrides:
             if key != "army" and key in extra._f:
@@ -113,7 +136,7 @@ def build_army(ruleset: Ruleset, doc: Mapping[str, Any], parent: Entity,
 def build_scenario(ruleset: Ruleset, doc: Mapping[str, Any], base_dir: Path,
                    load: Any) -> Scenario:
     """Build a scenario from its document; ``load(path)`` reads a referenced army file."""
-    builder = _Builder(ruleset)
+    builder = _Builder(ruleset, "scenario")
     errors: list[StratagemError] = []
     for key in doc:
         if key not in SCENARIO_KEYS:

@@ -13,7 +13,7 @@ from typing import Any
 from stratagem.compile.checks import check_ruleset
 from stratagem.compile.compiler import Compiler, compile_derived, compile_kinds, compile_tables
 from stratagem.dice import DiceDialect
-from stratagem.errors import Location, StratagemError, ValidationFailed
+from stratagem.errors import Location, StratagemError, ValidationFailed, a_or_an
 from stratagem.expr import Expr
 from stratagem.model.entities import EntityKind
 from stratagem.model.ruleset import TOP_LEVEL, Ruleset, RunLimits
@@ -123,7 +123,8 @@ def _compile_report(c: Compiler, report: Mapping[str, Any], kinds: Mapping[str, 
             target[str(kind)] = []
             for i, name in enumerate(names or []):
                 if name not in members:
-                    c.error(f"`report`: a {kind} has no field or derived value '{name}'",
+                    c.error(f"`report`: {a_or_an(kind)} has no field or derived value "
+                            f"'{name}'",
                             where(names, i), hint=closest(name, members))
                     continue
                 target[str(kind)].append(str(name))

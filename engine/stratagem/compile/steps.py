@@ -370,30 +370,42 @@ def compile_remove(c: Compiler, node: Node, base: dict[str, Any]) -> Step:
 
 @dataclass(frozen=True)
 class StepForm:
-    """How one step is written: its options besides the common keys, and its compiler."""
+    """How one step is written: its options besides the common keys, its compiler, and
+    the values it hands to its message (``event:``, an `emit`'s key, a `require`'s
+    ``message:``) besides its ``with:`` (a `set` also hands the names it sets, an
+    `update` the fields it changes)."""
 
     keys: tuple[str, ...]
     compile: Callable[[Compiler, Node, dict[str, Any]], Step]
+    hands: tuple[str, ...] = ()
 
 
-#: step key -> its options and the function that compiles it
+_ROLL = ("dice", "total", "text", "values", "percent", "for")
+
+#: step key -> its options, the function that compiles it, what it hands to its message
 STEPS: dict[str, StepForm] = {
     "set": StepForm((), compile_set),
-    "roll": StepForm(("as", "values_as", "for", "label"), compile_roll),
-    "check": StepForm(("as", "critical_success", "critical_failure"), compile_check),
-    "contest": StepForm(("as",), compile_contest),
-    "lookup": StepForm(("key", "keys", "shift", "as"), compile_lookup),
-    "for_each": StepForm((), compile_for_each),
-    "if": StepForm(("then", "else"), compile_if),
-    "repeat": StepForm((), compile_repeat),
-    "decide": StepForm(("for", "range", "options", "type", "default", "as"), compile_decide),
-    "update": StepForm(("set", "add"), compile_update),
-    "create": StepForm(("as",), compile_create),
+    "roll": StepForm(("as", "values_as", "for", "label"), compile_roll, _ROLL),
+    "check": StepForm(("as", "critical_success", "critical_failure"), compile_check,
+                      (*_ROLL, "target", "margin", "success", "critical")),
+    "contest": StepForm(("as",), compile_contest,
+                        ("a", "b", "winner", "difference", "a_for", "b_for", "a_plural",
+                         "b_plural")),
+    "lookup": StepForm(("key", "keys", "shift", "as"), compile_lookup,
+                       ("table", "key", "row", "shift")),
+    "for_each": StepForm((), compile_for_each, ("in", "count")),
+    "if": StepForm(("then", "else"), compile_if, ("condition", "value")),
+    "repeat": StepForm((), compile_repeat, ("passes",)),
+    "decide": StepForm(("for", "range", "options", "type", "default", "as"), compile_decide,
+                       ("decision", "value", "source", "for", "reason", "reason_params")),
+    "update": StepForm(("set", "add"), compile_update, ("entity", "changes")),
+    "create": StepForm(("as",), compile_create, ("entity", "in")),
     "emit": StepForm((), compile_emit),
-    "call": StepForm(("as",), compile_call),
-    "return": StepForm((), compile_return),
+    "call": StepForm(("as",), compile_call, ("procedure", "result")),
+    "return": StepForm((), compile_return, ("value",)),
     "break": StepForm((), compile_break),
     "require": StepForm(("message", "at"), compile_require),
-    "schedule": StepForm(("after", "unit"), compile_schedule),
-    "remove": StepForm((), compile_remove),
+    "schedule": StepForm(("after", "unit"), compile_schedule,
+                         ("procedure", "after", "unit", "args")),
+    "remove": StepForm((), compile_remove, ("entity", "from")),
 }

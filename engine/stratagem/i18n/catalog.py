@@ -97,7 +97,7 @@ def _where(doc: object, key: str, source: str) -> Location:
     return Location(file=source)
 
 
-def _message_location(location: Location, text: str, offset: int) -> Location:
+def message_location(location: Location, text: str, offset: int) -> Location:
     """Point at the faulty character when the message sits on one line of the file as written.
 
     ``location`` is where the loader says the value is. For a plain or quoted
@@ -234,7 +234,7 @@ def parse_locale(doc: Mapping[str, Any], source: str, expected: str | None = Non
             result.messages[key] = parse_message(text)
         except MessageSyntaxError as err:
             err.of_key(key)
-            errors.append(err.with_location(_message_location(where, text, err.offset)))
+            errors.append(err.with_location(message_location(where, text, err.offset)))
             continue
         result.locations[key] = where
     if errors:

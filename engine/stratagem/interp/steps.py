@@ -13,7 +13,7 @@ from typing import Any, NoReturn
 from mypy_extensions import mypyc_attr
 
 from stratagem.dice import parse_dice
-from stratagem.errors import LimitError, Location, StratagemError
+from stratagem.errors import LimitError, Location, StratagemError, a_or_an
 from stratagem.expr import SAFE_RESULT_TYPES, Expr, compile_expr
 from stratagem.interp.context import BreakLoop, Return, Run
 from stratagem.interp.decisions import decide
@@ -510,10 +510,10 @@ def _check_kind(step: UpdateStep, entity: Entity) -> None:
     for name in (*step.assign, *step.add):
         if name not in declared.fields and name not in declared.children:
             raise StratagemError(
-                f"a {entity.kind_name} has no field '{name}' to update",
+                f"{a_or_an(entity.kind_name)} has no field '{name}' to update",
                 location=step.places.get(name) or step.location,
                 hint=closest(name, declared.fields)
-                or f"the fields of a {entity.kind_name}: {', '.join(declared.fields)}")
+                or f"the fields of {a_or_an(entity.kind_name)}: {', '.join(declared.fields)}")
     step.kinds.add(entity.kind_name)
 
 
@@ -547,7 +547,7 @@ def run_create(run: Run, step: CreateStep, scope: dict[str, Any]) -> None:
         entity = run.ruleset.new_entity(kind, {}, parent)
     for name, expr in step.assign.items():
         if name not in kind.fields:
-            raise StratagemError(f"a {kind.name} has no field '{name}'",
+            raise StratagemError(f"{a_or_an(kind.name)} has no field '{name}'",
                                  location=step.location)
         entity._f[name] = run.evaluator.eval(expr, scope)
     parent.adopt(step.collection, entity)
@@ -597,9 +597,9 @@ def run_require(run: Run, step: RequireStep, scope: dict[str, Any]) -> None:
         culprit = run.evaluator.eval(step.blame, scope)
         if isinstance(culprit, Entity) and culprit.origin is not None:
             location = culprit.origin
-    raise StratagemError(text or f"the scenario breaks a rule of this ruleset: "
+    raise StratagemError(text or f"the army or scenario breaks a rule of this ruleset: "
                                  f"{step.cond.text}", location=location,
-                         hint=f"change the scenario so that the rule holds "
+                         hint=f"change the army or scenario so that the rule holds "
                               f"(`{step.cond.text}`, {step.location or 'the ruleset'})")
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from stratagem.errors import Location, StratagemError, UnknownMember
+from stratagem.errors import Location, StratagemError, UnknownMember, a_or_an
 from stratagem.expr import SAFE_RESULT_TYPES, Expr
 from stratagem.expr.compiled import read_attribute
 from stratagem.model.tables import Row
@@ -43,6 +43,15 @@ class FieldSpec:
     of: FieldSpec | None = None  # element spec of a list
     enum_key: str | None = None  # locale prefix of enum values: enum.<name>
     location: Location | None = None
+    #: who states it: "input" (army and scenario files; the battle may change it) or
+    #: "battle" (battle state: it starts at its default, and no file may state it)
+    owner: str = "input"
+    description: str | None = None
+
+    @property
+    def stated(self) -> bool:
+        """Whether army and scenario files may state it (it is not battle state)."""
+        return self.owner != "battle"
 
     def check(self, value: Any, where: Location | None, owner: str) -> Any:
         """Validate and normalise a value written by a user for this field."""
@@ -106,6 +115,11 @@ class EntityKind:
     children: dict[str, str] = field(default_factory=dict)  # collection name -> kind name
     derived: dict[str, Expr] = field(default_factory=dict)
     location: Location | None = None
+    description: str | None = None
+
+    def stated_fields(self) -> dict[str, FieldSpec]:
+        """The fields army and scenario files may state (its input fields)."""
+        return {name: spec for name, spec in self.fields.items() if spec.stated}
 
     def member_names(self) -> set[str]:
         return set(self.fields) | set(self.children) | set(self.derived)
@@ -195,7 +209,7 @@ class Entity:
             raise AttributeError(name)
         hint = closest(name, self._kind.member_names())
         raise UnknownMember(
-            f"a {self._kind.name} has no field or value '{name}'",
+            f"{a_or_an(self._kind.name)} has no field or value '{name}'",
             hint=hint or f"declared: {', '.join(sorted(self._kind.member_names()))}",
         )
 
