@@ -18,6 +18,7 @@ from stratagem.compile.decisions import compile_decisions
 from stratagem.compile.pipeline import load_ruleset
 from stratagem.errors import StratagemError, in_order
 from stratagem.i18n.names import NameBook
+from stratagem.interp.codegen import procedures_for
 from stratagem.interp.context import Run
 from stratagem.interp.decisions import Decisions
 from stratagem.interp.dicesource import (
@@ -74,7 +75,8 @@ def validate(path: str | Path) -> list[StratagemError]:
 
 def _opening(rs: Ruleset, root: Entity, decisions: Mapping[str, Any], proc: str,
              args: Mapping[str, Any]) -> None:
-    run = Run(rs, root, StopAtFirstRoll(), Decisions(decisions), tracing=False)
+    run = Run(rs, root, StopAtFirstRoll(), Decisions(decisions), tracing=False,
+              generated=procedures_for(rs, False))
     try:
         call(run, proc, args)
     except FirstRoll:
@@ -147,13 +149,15 @@ def run_battle(scenario: str | Path | Scenario, *, seed: int | None = None,
                ask_dice: Callable[[str], str] | None = None,
                ask_decision: Callable[[str, str, Any], Any] | None = None,
                lang: str = "en", rule_defaults: bool = False,
-               after: Sequence[str] = ()) -> BattleResult:
+               after: Sequence[str] = (), backend: str | None = None) -> BattleResult:
     """Fight one battle. ``seed`` (else the scenario's, else 0) seeds every random draw;
     ``dice`` scripts the results instead; ``decisions`` (answers, preferences or policies,
     as a scenario writes them) add to the scenario's. An answer that cannot apply and has
     no ``else:`` is an error, or with ``rule_defaults`` the step's default (noted in
     :attr:`BattleResult.fallbacks`). ``after`` names procedures (without parameters) run
-    next in the same run (a campaign's ``after_battle``), with the same dice and decisions."""
+    next in the same run (a campaign's ``after_battle``), with the same dice and decisions.
+    ``backend`` runs the procedures as generated Python (``generated``) or interprets their
+    step records (``interpreter``); the default is STRATAGEM_BACKEND's, else generated."""
     if not isinstance(scenario, Scenario):
         scenario = load_scenario(scenario)
     rs = scenario.ruleset
@@ -169,7 +173,8 @@ def run_battle(scenario: str | Path | Scenario, *, seed: int | None = None,
         source = RecordingDice(source)
     decided = Decisions(merged, ask_decision, seed=seed if dice is None else None,
                         rule_defaults=rule_defaults)
-    run = Run(rs, root, source, decided, tracing=tracing)
+    run = Run(rs, root, source, decided, tracing=tracing,
+              generated=procedures_for(rs, tracing, backend))
     run.lang = lang
     call(run, rs.entry["battle"], {})
     for procedure in after:
@@ -275,12 +280,13 @@ def _derived(entity: Entity, name: str) -> Any:
 
 def rate_army(army: str | Path | Army, *, explain: bool = True,
               decisions: Mapping[str, Any] | None = None, seed: int = 0,
-              lang: str = "en") -> RatedArmy:
-    """Run the ruleset's `entry.rate` procedure (if any) on one army."""
+              lang: str = "en", backend: str | None = None) -> RatedArmy:
+    """Run the ruleset's `entry.rate` procedure (if any) on one army (``backend``: as
+    :func:`run_battle` takes it)."""
     if not isinstance(army, Army):
         army = load_army(army)
     plans = compile_decisions(army.ruleset, decisions) if decisions else None
-    return _rate(army.ruleset, army.side, plans, seed, explain, lang, army.names)
+    return _rate(army.ruleset, army.side, plans, seed, explain, lang, army.names, backend)
 
 
 def rate_scenario(scenario: str | Path | Scenario, *, explain: bool = True,
@@ -306,8 +312,10 @@ def rate_scenario(scenario: str | Path | Scenario, *, explain: bool = True,
 
 
 def _rate(rs: Ruleset, side: Entity, plans: Mapping[str, Any] | None, seed: int,
-          explain: bool, lang: str, names: NameBook | None) -> RatedArmy:
-    run = Run(rs, side.root(), SeededDice(seed), Decisions(plans), tracing=explain)
+          explain: bool, lang: str, names: NameBook | None,
+          backend: str | None = None) -> RatedArmy:
+    run = Run(rs, side.root(), SeededDice(seed), Decisions(plans), tracing=explain,
+              generated=procedures_for(rs, explain, backend))
     run.lang = lang
     proc = rs.entry.get("rate")
     if proc:

@@ -26,6 +26,7 @@ from stratagem.compile.documents import build_army, build_scenario, sides_collec
 from stratagem.errors import Location, StratagemError, ValidationFailed
 from stratagem.i18n.catalog import record_locale_names
 from stratagem.i18n.names import NameBook, extract_names
+from stratagem.interp.codegen import procedures_for
 from stratagem.interp.context import Decisions, Run
 from stratagem.interp.dicesource import SeededDice
 from stratagem.interp.steps import call
@@ -480,7 +481,8 @@ def advance(campaign: Campaign, texts: Texts, to_day: int, *, seed: int | None =
     world = rs.new_entity(rs.kinds["battle"], {}, None)
     for name in campaign.armies:
         world.adopt(sides_collection(rs), build_army(rs, armies.docs[name], world))
-    run = Run(rs, world, SeededDice(seed), Decisions({}), tracing=True)
+    run = Run(rs, world, SeededDice(seed), Decisions({}), tracing=True,
+              generated=procedures_for(rs, True))
     run.lang = lang
     note = _note_maker(rs, lang)
     pending = sorted(enumerate(copy.deepcopy(campaign.scheduled)),

@@ -582,17 +582,29 @@ class Evaluator:
             if self.mode == "compiled":
                 return self._function(expr)(scope)
             return self._simpleeval(expr, scope)
-        except CallFailed as failed:
-            raise _call_error(failed, expr) from None
-        except UnknownMember as err:  # the expression, then the error in the reader's language
-            raise ExpressionError(
+        except Exception as err:  # noqa: BLE001 - every failure becomes a rule-file error
+            raise self.failure(err, expr, scope) from None
+
+    def function(self, expr: Expr) -> Callable[[Mapping[str, Any]], Any] | None:
+        """The compiled function that :meth:`eval` calls for ``expr`` (made now if need be;
+        None for the simpleeval evaluator). Whoever calls it directly hands what it raises
+        to :meth:`failure`, as :meth:`eval` does."""
+        return self._function(expr) if self.mode == "compiled" else None
+
+    def failure(self, err: Exception, expr: Expr, scope: Mapping[str, Any]) -> Exception:
+        """The rule-file error that ``err``, raised while evaluating ``expr`` in ``scope``,
+        becomes."""
+        if isinstance(err, CallFailed):
+            return _call_error(err, expr)
+        if isinstance(err, UnknownMember):  # the expression, then the error in the reader's language
+            return ExpressionError(
                 f"`{expr.text}`: {err.message}", location=expr.location, hint=err.hint,
                 key="expr.in" if err.key else None,
                 hint_key=(err.hint_key or f"{err.key}.hint") if err.key else None,
                 params={**err.params, "expr": expr.text,
                         "inner": Term(err.key or "", err.message, tuple(err.params.items()))},
-            ) from None
-        except StratagemError as err:
+            )
+        if isinstance(err, StratagemError):
             if err.location is None:
                 err.location = expr.location
             if err.message and not err.message.startswith("`"):
@@ -603,13 +615,12 @@ class Evaluator:
                               inner=inner)
                 else:
                     err.message = f"`{expr.text}`: {err.message}"
-            raise
-        except Exception as err:  # noqa: BLE001 - every failure becomes a rule-file error
-            if self.mode == "compiled" and isinstance(err, CALL_ERRORS):
-                called = self._failed_call(expr, scope)
-                if called is not None:
-                    raise called from None
-            raise _explain(err, expr, scope) from None
+            return err
+        if self.mode == "compiled" and isinstance(err, CALL_ERRORS):
+            called = self._failed_call(expr, scope)
+            if called is not None:
+                return called
+        return _explain(err, expr, scope)
 
     def _failed_call(self, expr: Expr, scope: Mapping[str, Any]) -> ExpressionError | None:
         """The failed call that made a compiled expression fail, if a call did: the

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from stratagem.errors import LimitError
@@ -31,7 +31,9 @@ class Run:
     """Everything one battle (or one rating) needs while its steps execute."""
 
     def __init__(self, ruleset: Ruleset, root: Entity, dice: DiceSource,
-                 decisions: Decisions, *, tracing: bool = True) -> None:
+                 decisions: Decisions, *, tracing: bool = True,
+                 generated: Mapping[str, Callable[[Run, dict[str, Any]], Any]] | None = None
+                 ) -> None:
         self.ruleset = ruleset
         self.root = root
         self.dice = dice
@@ -42,6 +44,9 @@ class Run:
         self.steps = 0
         self.depth = 0
         self.procedure = ""
+        #: the procedures as Python functions, by name (``interp.codegen``, made for this
+        #: run's `tracing`), or None: the interpreter runs their step records
+        self.generated = generated
         #: evaluates the expressions (steps call ``run.evaluator.eval``: a compiled call)
         self.evaluator = ruleset.evaluator
         self.max_steps = self.limits.max_steps

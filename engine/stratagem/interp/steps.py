@@ -8,7 +8,7 @@ here run them any number of times against a :class:`Run` and a scope of local na
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, NoReturn
 
 from mypy_extensions import mypyc_attr
 
@@ -108,12 +108,25 @@ def call(run: Run, name: str, args: Mapping[str, Any], location: Location | None
 
 def enter(run: Run, proc: Procedure, scope: dict[str, Any],
           location: Location | None = None) -> Any:
-    """Run ``proc`` with its arguments in ``scope`` and return what it returns."""
+    """Run ``proc`` with its arguments in ``scope`` and return what it returns: its
+    generated function if the run has them (``interp.codegen``), else its records."""
     if run.depth > run.limits.max_call_depth:
-        raise LimitError(f"procedures call each other more than "
-                         f"{run.limits.max_call_depth} deep", location=location,
-                         hint="a procedure that calls itself without end?",
-                         key="run.call_depth", params={"max": run.limits.max_call_depth})
+        too_deep(run, location)
+    generated = run.generated
+    if generated is not None:
+        return generated[proc.name](run, scope)
+    return run_procedure(run, proc, scope)
+
+
+def too_deep(run: Run, location: Location | None) -> NoReturn:
+    raise LimitError(f"procedures call each other more than "
+                     f"{run.limits.max_call_depth} deep", location=location,
+                     hint="a procedure that calls itself without end?",
+                     key="run.call_depth", params={"max": run.limits.max_call_depth})
+
+
+def run_procedure(run: Run, proc: Procedure, scope: dict[str, Any]) -> Any:
+    """Interpret the steps of ``proc`` (its depth checked by the caller)."""
     scope["battle"] = run.root
     saved, run.procedure = run.procedure, proc.name
     run.depth += 1
@@ -341,13 +354,7 @@ def run_lookup(run: Run, step: LookupStep, scope: dict[str, Any]) -> None:
 
 def run_for_each(run: Run, step: ForEachStep, scope: dict[str, Any]) -> None:
     assert step.items is not None
-    items = run.evaluator.eval(step.items, scope)
-    try:
-        items = list(items)
-    except TypeError:
-        raise StratagemError(f"`for_each` needs a list; `{step.items.text}` gave {items!r}",
-                             location=step.location, key="run.for_each_not_list",
-                             params={"expr": step.items.text, "value": repr(items)}) from None
+    items = loop_items(step, run.evaluator.eval(step.items, scope))
     if not run.tracing and step.body.trace_only:
         # Nothing to record: only bind what the loop leaves behind.
         if items:
@@ -371,6 +378,17 @@ def run_for_each(run: Run, step: ForEachStep, scope: dict[str, Any]) -> None:
         run.depth -= 1
 
 
+def loop_items(step: ForEachStep, items: Any) -> list[Any]:
+    """What a `for_each` walks through: the value of its `in:` as a list."""
+    try:
+        return list(items)
+    except TypeError:
+        assert step.items is not None
+        raise StratagemError(f"`for_each` needs a list; `{step.items.text}` gave {items!r}",
+                             location=step.location, key="run.for_each_not_list",
+                             params={"expr": step.items.text, "value": repr(items)}) from None
+
+
 def run_if(run: Run, step: IfStep, scope: dict[str, Any]) -> None:
     assert step.cond is not None
     taken = bool(run.evaluator.eval(step.cond, scope))
@@ -381,7 +399,7 @@ def run_if(run: Run, step: IfStep, scope: dict[str, Any]) -> None:
 
 def run_repeat(run: Run, step: RepeatStep, scope: dict[str, Any]) -> None:
     limit = run.limits.max_rounds
-    bound = int(run.evaluator.eval(step.max, scope)) if step.max is not None else None
+    bound = passes(step, run.evaluator.eval(step.max, scope)) if step.max is not None else None
     n = 0
     run.depth += 1
     try:
@@ -392,13 +410,7 @@ def run_repeat(run: Run, step: RepeatStep, scope: dict[str, Any]) -> None:
                 break
             n += 1
             if n > limit:
-                raise LimitError(
-                    f"`repeat` ran {limit} times without ending",
-                    location=step.location,
-                    hint="check its `until:`/`while:` condition, or set `max:`; "
-                         "limits.max_rounds raises the bound",
-                    key="run.repeat_endless", params={"max": limit},
-                )
+                endless(step, limit)
             if step.name:
                 scope[step.name] = n
             marked = step.report and run.tracing
@@ -417,6 +429,25 @@ def run_repeat(run: Run, step: RepeatStep, scope: dict[str, Any]) -> None:
     finally:
         run.depth -= 1
     note(run, step, scope, {"passes": n})
+
+
+def passes(step: RepeatStep, bound: Any) -> int:
+    """The most passes a `repeat` makes: the value of its `max:` as a whole number."""
+    try:
+        return int(bound)
+    except (TypeError, ValueError):
+        assert step.max is not None
+        raise StratagemError(f"`repeat`: `max: {step.max.text}` must be a number, got {bound!r}",
+                             location=step.max.location or step.location,
+                             key="run.repeat_max",
+                             params={"expr": step.max.text, "value": repr(bound)}) from None
+
+
+def endless(step: RepeatStep, limit: int) -> NoReturn:
+    raise LimitError(f"`repeat` ran {limit} times without ending", location=step.location,
+                     hint="check its `until:`/`while:` condition, or set `max:`; "
+                          "limits.max_rounds raises the bound",
+                     key="run.repeat_endless", params={"max": limit})
 
 
 def round_end(run: Run, step: RepeatStep, n: int) -> None:

@@ -70,6 +70,9 @@ class Ruleset:
         self.outcome: Expr | None = None
         #: the JSON Schemas of its army and scenario files, made when first needed
         self.schemas: dict[str, dict[str, Any]] = {}
+        #: its procedures as Python functions (``interp.codegen``), for runs with a trace
+        #: (True) and without (False), made when first needed
+        self.generated: dict[bool, Any] = {}
 
     # -- API used by steps, tests and commands ------------------------------------------
     def lookup(self, table: str, *keys: Any, shift: int = 0) -> Row:
