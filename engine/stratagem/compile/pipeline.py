@@ -178,13 +178,17 @@ class Pipeline:
 
     def scenario(self, path: str | Path, ruleset: Ruleset | None = None) -> Scenario:
         path = Path(path)
-        raw = self.document(path, "scenario")
+        return self.scenario_from(self.document(path, "scenario"), path, ruleset)
+
+    def scenario_from(self, raw: PosDict, path: Path, ruleset: Ruleset | None = None) -> Scenario:
+        """A scenario from its document as read from ``path`` (a sweep changes some of its
+        values first), checked as a scenario file is."""
         rs = ruleset or self.ruleset_for(raw, path, "scenario")
         self.side_schema(raw, "scenario", rs)
         return build_scenario(rs, raw, path.parent,
-                              lambda army, at: self._army_doc(army, at, path.parent))
+                              lambda army, at: self.army_doc(army, at, path.parent))
 
-    def _army_doc(self, path: Path, location: Location | None, folder: Path) -> PosDict:
+    def army_doc(self, path: Path, location: Location | None, folder: Path) -> PosDict:
         """An army file a scenario names, checked as ``validate`` checks one on its own."""
         if not path.is_file():
             raise StratagemError(f"army file not found: {os.path.relpath(path, folder)}",

@@ -72,6 +72,11 @@ ENGINE_MESSAGES: dict[str, tuple[str, ...]] = {
     "report.first_seed": ("seed",),
     "report.interval_range": ("low", "high"),
     "report.odds_title": (),
+    "report.sweep_title": (),
+    "report.sweep_grid": ("n", "fields"),
+    "report.sweep_each": ("n",),
+    "report.sweep_table": (),
+    "report.sweep_maps": (),
     "report.round": ("n",),
     "report.dice_sum": ("n",),
     "progress.unit": (),
@@ -102,6 +107,7 @@ ENGINE_MESSAGES: dict[str, tuple[str, ...]] = {
     # odds: fallbacks, and figures of a run that stopped
     "odds.fallbacks": (),
     "odds.fallback": ("decision", "n", "total", "reasons"),
+    "sweep.partial": ("values", "seed", "n", "total"),
     "odds.partial": ("n", "total", "seed"),
     # run-time errors (load errors are written in English by the loader)
     "error.table_no_row": ("table", "key"),
