@@ -112,7 +112,7 @@ def axis(text: str, raw: PosDict, schema: Mapping[str, Any], folder: Path) -> Ax
 def _deref(schema: Mapping[str, Any], root: Mapping[str, Any]) -> Mapping[str, Any]:
     ref = schema.get("$ref")
     if isinstance(ref, str) and ref.startswith("#/$defs/"):
-        return root["$defs"][ref[len("#/$defs/"):]]  # type: ignore[no-any-return]
+        return root["$defs"][ref[len("#/$defs/"):]]
     return schema
 
 
@@ -137,6 +137,10 @@ def resolve(field: str, raw: PosDict, schema: Mapping[str, Any],
         if here.get("type") == "array" and isinstance(here.get("items"), Mapping):
             items = node if isinstance(node, list) else []
             index = _position(key, items)
+            if index is None and any(isinstance(i, Mapping) and "army" in i for i in items):
+                items = [_army_view(i, folder) if isinstance(i, Mapping) and "army" in i
+                         else i for i in items]  # a side is named in its army file
+                index = _position(key, items)
             if index is None:
                 names = [str(i.get("name")) for i in items if isinstance(i, Mapping)
                          and i.get("name") is not None]
@@ -150,6 +154,9 @@ def resolve(field: str, raw: PosDict, schema: Mapping[str, Any],
             if isinstance(node, Mapping) and "army" in node and n + 1 < len(keys):
                 node = _army_view(node, folder)
             continue
+        if len(path) == 2 and path[0] == "decisions" and n == len(keys) - 1:
+            path.append(key)  # decisions.ID.WHO: the answer for one subject
+            break
         props = here.get("properties")
         if not isinstance(props, Mapping) or "anyOf" in here:
             raise _wrong(field, f"{shown} is a value: it has no '{key}'",
@@ -214,6 +221,11 @@ def variant(raw: PosDict, folder: Path, values: Sequence[tuple[Axis, str]]) -> P
                 node[key] = child
             elif child is None:
                 child = PosDict(file=pos[0], line=1, col=1)
+                node.put(key, child, pos, pos)
+            elif ax.path[0] == "decisions" and n == 1 and (
+                    not isinstance(child, Mapping) or {"prefer", "policy"} & set(child)):
+                answer, child = child, PosDict(file=pos[0], line=1, col=1)
+                child.put("*", answer, pos, pos)  # the answer for the other subjects
                 node.put(key, child, pos, pos)
             node = child
         last = ax.path[-1]

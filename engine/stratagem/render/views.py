@@ -363,11 +363,15 @@ def sweep_view(ruleset: Ruleset, result: dict[str, Any], lang: str) -> View:
         found = cell["outcomes"].get(key)
         return found["count"] / cell["battles"] if found and cell["battles"] else 0.0
 
-    rows = []
+    rows: list[View] = []
+    texts: list[list[str]] = []
     for cell in cells:
-        rows.append({"values": [_setting(cell["set"][f]) for f in fields],
-                     "battles": t.number(cell["battles"]), "partial": "partial" in cell,
-                     "shares": [_percent(t, share(cell, k)) for k in keys]})
+        values = [_setting(cell["set"][f]) for f in fields]
+        battles = t.number(cell["battles"])
+        shares = [_percent(t, share(cell, k)) for k in keys]
+        rows.append({"values": values, "battles": battles, "partial": "partial" in cell,
+                     "shares": shares})
+        texts.append([*values, battles, *shares])
     partial = [t.t("sweep.partial", values=", ".join(
                    f"{f}={_setting(c['set'][f])}" for f in fields),
                    seed=c["partial"]["stopped_at_seed"], n=c["battles"],
@@ -380,8 +384,7 @@ def sweep_view(ruleset: Ruleset, result: dict[str, Any], lang: str) -> View:
                                   [share(c, key) for c in group]))
     count = len(cells)
     header = [*fields, t.t("report.battles_col"), *labels]
-    widths = [max([len(header[i])] + [len(([*r["values"], r["battles"], *r["shares"]])[i])
-                                       for r in rows]) for i in range(len(header))]
+    widths = [max([len(h)] + [len(line[i]) for line in texts]) for i, h in enumerate(header)]
     return {**_head(t, t.title(ruleset.id)), "title": t.t("report.sweep_title"),
             "header": header, "widths": widths,
             "meta": _meta(t, t.title(ruleset.id),
