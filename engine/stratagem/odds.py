@@ -183,7 +183,7 @@ def _summarised(rs: Ruleset) -> tuple[list[str], list[str]]:
 
 
 def fight_seeds(scenario: Scenario, first: int, count: int,
-           decisions: Mapping[str, Any]) -> Fought:
+                decisions: Mapping[str, Any]) -> Fought:
     """The battles with seeds ``first`` .. ``first + count - 1``, up to one that stops."""
     rs = scenario.ruleset
     if decisions:
@@ -266,7 +266,8 @@ def plain_error(err: StratagemError) -> StratagemError:
     """The error as the parent process receives it: the plain error every command prints
     (a subclass's own arguments might not survive the trip between processes)."""
     return StratagemError(err.message, hint=err.hint, location=err.location,
-                          context=err.context)
+                          context=err.context, key=err.key, params=err.params,
+                          hint_key=err.hint_key)
 
 
 def _in_processes(scenario: Scenario, chunks: list[tuple[int, int]],

@@ -69,7 +69,8 @@ def parse_vary(text: str) -> tuple[str, list[str]]:
     field = field.strip()
     if not sep or not field:
         raise StratagemError(f"--vary {text}: expected FIELD=VALUE,VALUE,...",
-                             hint="e.g. --vary sides.0.units.1.count=10,20,30")
+                             hint="e.g. --vary sides.0.units.1.count=10,20,30",
+                             key="sweep.vary_form", params={"text": text})
     values: list[str] = []
     depth, quote, token = 0, "", ""
     for ch in rest:
@@ -89,9 +90,11 @@ def parse_vary(text: str) -> tuple[str, list[str]]:
     values.append(token.strip())
     if any(v == "" for v in values):
         raise StratagemError(f"--vary {text}: an empty value",
-                             hint="separate the values with single commas: FIELD=1,2,3")
+                             hint="separate the values with single commas: FIELD=1,2,3",
+                             key="sweep.vary_empty", params={"text": text})
     if len(set(values)) != len(values):
-        raise StratagemError(f"--vary {text}: a value is given twice", hint="give each once")
+        raise StratagemError(f"--vary {text}: a value is given twice", hint="give each once",
+                             key="sweep.vary_twice", params={"text": text})
     return field, values
 
 
@@ -116,8 +119,10 @@ def _deref(schema: Mapping[str, Any], root: Mapping[str, Any]) -> Mapping[str, A
     return schema
 
 
-def _wrong(field: str, message: str, hint: str | None) -> StratagemError:
-    return StratagemError(f"--vary {field}: {message}", hint=hint)
+def _wrong(field: str, message: str, hint: str | None, key: str, hint_key: str | None = None,
+           **params: object) -> StratagemError:
+    return StratagemError(f"--vary {field}: {message}", hint=hint, key=key, hint_key=hint_key,
+                          params={"field": field, **params})
 
 
 def resolve(field: str, raw: PosDict, schema: Mapping[str, Any],
@@ -144,10 +149,14 @@ def resolve(field: str, raw: PosDict, schema: Mapping[str, Any],
             if index is None:
                 names = [str(i.get("name")) for i in items if isinstance(i, Mapping)
                          and i.get("name") is not None]
+                hint_key = ("sweep.no_item_named.hint" if names else "sweep.no_item.hint") \
+                    if items else "sweep.no_items.hint"
                 raise _wrong(field, f"{shown} has no item '{key}' (it has {len(items)})",
                              f"give a position from 0 to {len(items) - 1}"
                              + (f" or a name: {', '.join(names)}" if names else "")
-                             if items else "the file lists none to change")
+                             if items else "the file lists none to change", "sweep.no_item",
+                             hint_key, shown=shown, item=key, n=len(items),
+                             last=len(items) - 1, names=", ".join(names))
             path.append(index)
             node = items[index]
             here = here["items"]
@@ -160,21 +169,25 @@ def resolve(field: str, raw: PosDict, schema: Mapping[str, Any],
         props = here.get("properties")
         if not isinstance(props, Mapping) or "anyOf" in here:
             raise _wrong(field, f"{shown} is a value: it has no '{key}'",
-                         f"vary {shown} itself")
+                         f"vary {shown} itself", "sweep.not_a_map", shown=shown, name=key)
         if key not in props or key in ("kind", "ruleset", "army"):
             known = [k for k in props if k not in ("kind", "ruleset", "army")]
             raise _wrong(field, f"{shown} has no field '{key}'",
-                         did_you_mean(key, known) or f"fields: {', '.join(known)}")
+                         did_you_mean(key, known) or f"fields: {', '.join(known)}",
+                         "sweep.no_field", shown=shown, name=key, fields=", ".join(known))
         path.append(key)
         node = node.get(key) if isinstance(node, Mapping) else None
         here = props[key]
     here = _deref(here, schema)
     if here.get("type") == "array" and "$ref" in here.get("items", {}):
-        raise _wrong(field, f"{field} is a list of {here['items']['$ref'].rsplit('/', 1)[-1]}s",
-                     f"vary a field of one of them, e.g. {field}.0.count")
+        kind = here["items"]["$ref"].rsplit("/", 1)[-1]
+        raise _wrong(field, f"{field} is a list of {kind}s",
+                     f"vary a field of one of them, e.g. {field}.0.count", "sweep.a_list",
+                     kind=kind)
     if here.get("type") == "object" and "properties" in here:
-        raise _wrong(field, f"{field} holds several values",
-                     f"vary one of them: {', '.join(list(here['properties'])[:4])} ...")
+        some = ", ".join(list(here["properties"])[:4])
+        raise _wrong(field, f"{field} holds several values", f"vary one of them: {some} ...",
+                     "sweep.a_map", fields=some)
     return tuple(path)
 
 
@@ -263,20 +276,24 @@ def grid(path: str | Path, varies: Sequence[str]) -> Grid:
     DEFAULT.side_schema(raw, "scenario", rs)
     schema = rs.schemas["scenario"]
     if not varies:
-        raise StratagemError("nothing to vary", hint="add e.g. --vary sides.0.strategy=12,14")
+        raise StratagemError("nothing to vary", hint="add e.g. --vary sides.0.strategy=12,14",
+                             key="sweep.nothing")
     axes = [axis(text, raw, schema, path.parent) for text in varies]
     seen: dict[tuple[str | int, ...], str] = {}
     for ax in axes:
         if ax.path in seen:
             raise StratagemError(f"--vary {ax.field}: the same field as --vary {seen[ax.path]}",
-                                 hint="give all its values in one --vary")
+                                 hint="give all its values in one --vary",
+                                 key="sweep.same_field",
+                                 params={"field": ax.field, "other": seen[ax.path]})
         seen[ax.path] = ax.field
     count = 1
     for ax in axes:
         count *= len(ax.texts)
     if count > MAX_CELLS:
         raise StratagemError(f"the grid has {count:,} combinations, more than {MAX_CELLS:,}",
-                             hint="vary fewer fields or fewer values")
+                             hint="vary fewer fields or fewer values", key="sweep.too_many",
+                             params={"n": count, "most": MAX_CELLS})
     combos = cells(axes)
     scenarios = [build(path, raw, axes, combo) for combo in combos]
     return Grid(path, raw, axes, combos, scenarios)
@@ -294,12 +311,15 @@ def build(path: Path, raw: PosDict, axes: Sequence[Axis], combo: Sequence[str]) 
 
 
 def _for_combination(err: StratagemError, axes: Sequence[Axis], combo: Sequence[str]) -> StratagemError:
-    values = ", ".join(f"{ax.field}={text}" for ax, text in zip(axes, combo))
+    """The error of one combination, the values that made it under its message (a line of
+    the command's own words, the same in every language)."""
     location = err.location
     if location is not None and location.file and location.file.startswith("--vary "):
-        location = Location(path=location.path)  # the value is named in the message
-    return StratagemError(f"with {values}: {err.message}", hint=err.hint, location=location,
-                          context=err.context)
+        location = Location(path=location.path)  # the value is named below
+    made = "  " + " ".join(f"--vary {ax.field}={text}" for ax, text in zip(axes, combo))
+    return StratagemError(err.message, hint=err.hint, location=location,
+                          context=(err.context + "\n" if err.context else "") + made,
+                          key=err.key, params=err.params, hint_key=err.hint_key)
 
 
 def tasks(g: Grid, n: int, seed: int, decisions: Mapping[str, Any]) -> list[Task]:
@@ -384,10 +404,12 @@ def in_this_process(g: Grid) -> Runner:
 
 
 def sweep(g: Grid, n: int, seed: int, decisions: Mapping[str, Any], run: Runner,
-          progress: Callable[[int], None] | None = None) -> dict[str, Any]:
-    """The odds of every combination: per combination the values set (``set``) and the figures of
-    ``stratagem odds`` (outcomes, summarised numbers, fallbacks; ``partial`` where a battle
-    could not be fought, which stops that combination only)."""
+          progress: Callable[[int], None] | None = None,
+          stops: list[StratagemError] | None = None) -> dict[str, Any]:
+    """The odds of every combination: per combination the values set (``set``) and the
+    figures of ``stratagem odds`` (outcomes, summarised numbers, fallbacks; ``partial``
+    where a battle could not be fought, which stops that combination only: its error,
+    with the values that made it, goes into ``stops``)."""
     rs = g.scenarios[0].ruleset
     todo = tasks(g, n, seed, decisions)
     parts: dict[tuple[int, int], Fought] = {}
@@ -413,6 +435,8 @@ def sweep(g: Grid, n: int, seed: int, decisions: Mapping[str, Any], run: Runner,
             stop_seed, error = joined.stopped
             cell["partial"] = {"asked": n, "stopped_at_seed": stop_seed,
                                "error": error.to_json()}
+            if stops is not None:
+                stops.append(_for_combination(error, g.axes, combo))
         out.append({"set": {ax.field: _plain(value_of(ax.field, text))
                                for ax, text in zip(g.axes, combo)}, **cell})
     return {"vary": [{"field": ax.field, "values": [_plain(value_of(ax.field, t))
@@ -423,18 +447,6 @@ def sweep(g: Grid, n: int, seed: int, decisions: Mapping[str, Any], run: Runner,
 def fought_count(fought: Fought, first: int, seed: int, n: int) -> int:
     """The battles a task accounts for (a task that stopped counts its whole chunk)."""
     return min(CHUNK, seed + n - first) if fought.stopped is not None else len(fought.records)
-
-
-def stopped(result: Mapping[str, Any]) -> StratagemError | None:
-    """The first error that stopped a combination, if one did."""
-    for cell in result["cells"]:
-        partial = cell.get("partial")
-        if partial:
-            error = partial["error"]
-            values = ", ".join(f"{k}={v}" for k, v in cell["set"].items())
-            return StratagemError(f"with {values}: {error.get('message')}",
-                                  hint=error.get("hint"))
-    return None
 
 
 def _plain(value: Any) -> Any:

@@ -100,8 +100,23 @@ def test_a_vary_that_names_no_value_says_what_there_is(vary, message, hint):
 def test_a_value_the_schema_refuses_names_its_combination():
     with pytest.raises(StratagemError) as err:
         S.grid(GURPS, ["sides.0.strategy=12", "sides.0.units.Megalos 2.count=5,-1"])
-    assert "with sides.0.strategy=12, sides.0.units.Megalos 2.count=-1:" in err.value.message
     assert "at least 0" in err.value.message
+    assert err.value.location.path == "$.sides[0].units[1].count"
+    assert err.value.context.endswith(
+        "--vary sides.0.strategy=12 --vary sides.0.units.Megalos 2.count=-1")
+
+
+def test_the_errors_read_in_the_users_language():
+    from stratagem.i18n.catalog import engine_catalog
+
+    english, russian = engine_catalog("en"), engine_catalog("ru")
+    for vary in ("sides.0.strateg=12", "sides.9.strategy=1", "sides.0.units=1", "days=1,1",
+                 "sides.0.strategy"):
+        with pytest.raises(StratagemError) as caught:
+            S.grid(GURPS, [vary])
+        error = caught.value
+        assert error.key and error.localized(english) == error.message, vary
+        assert error.localized(russian) != error.message, vary
 
 
 def test_the_same_field_twice_is_refused():

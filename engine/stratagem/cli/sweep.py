@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     import json
 
     from stratagem.odds import default_jobs
-    from stratagem.sweep import grid, in_processes, in_this_process, render_sweep, stopped, sweep
+    from stratagem.sweep import grid, in_processes, in_this_process, render_sweep, sweep
 
     lang = chosen_lang(args.lang)
     fmt = chosen_format(args)
@@ -82,16 +82,16 @@ def run(args: argparse.Namespace) -> int:
         runner = in_processes(jobs) if jobs > 1 else in_this_process(g)
     rs = g.scenarios[0].ruleset
     with progress_bar(rs, lang, total, quiet=args.quiet) as bar:
+        stops: list[Any] = []
         result = sweep(g, args.n, args.seed, decisions, runner,
-                       lambda done: bar.update(done - bar.n))
+                       lambda done: bar.update(done - bar.n), stops)
     if fmt == "json":
         result = {"ruleset": rs.ref, "scenario": g.scenarios[0].name, **result}
         write_out(json.dumps(result, ensure_ascii=False, indent=1), args.output)
     else:
         write_out(render_sweep(rs, result, lang, fmt), args.output)
-    error = stopped(result)
-    if error is not None:
-        raise error
+    if stops:  # the figures are written, those of a combination that stopped marked
+        raise stops[0]
     return 0
 
 
@@ -104,7 +104,8 @@ def on_cluster(address: str) -> Any:
         from dask.distributed import Client, as_completed
     except ImportError:
         raise StratagemError("--cluster needs Dask: pip install 'stratagem[cluster]'",
-                             hint="or leave --cluster out to fight in local processes") from None
+                             hint="or leave --cluster out to fight in local processes",
+                             key="sweep.no_dask") from None
     from stratagem.sweep import fight_task
 
     def run(todo: list[Any]) -> Any:
@@ -112,8 +113,9 @@ def on_cluster(address: str) -> Any:
             client = Client(address, timeout="10s")
         except (OSError, TimeoutError, ValueError) as err:
             raise StratagemError(f"--cluster {address}: no Dask scheduler answers ({err})",
-                                 hint="start one (dask scheduler) or check the address") \
-                from None
+                                 hint="start one (dask scheduler) or check the address",
+                                 key="sweep.no_scheduler",
+                                 params={"address": address, "error": str(err)}) from None
         try:
             futures = client.map(fight_task, todo, pure=False)
             for future in as_completed(futures):
