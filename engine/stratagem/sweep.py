@@ -30,6 +30,7 @@ from typing import Any
 from stratagem.compile.documents import ARMY_META
 from stratagem.compile.pipeline import DEFAULT
 from stratagem.errors import Location, StratagemError, ValidationFailed, did_you_mean
+from stratagem.i18n.names import NameBook
 from stratagem.loader.yamlio import PosDict, PosList, load_yaml
 from stratagem.model.ruleset import Ruleset
 from stratagem.model.scenario import Scenario
@@ -457,6 +458,8 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def render_sweep(ruleset: Ruleset, result: dict[str, Any], lang: str, fmt: str = "text") -> str:
-    """The sweep as text, Markdown or HTML (templates `sweep.*.j2`)."""
-    return render("sweep", fmt, sweep_view(ruleset, result, lang), ruleset)
+def render_sweep(ruleset: Ruleset, result: dict[str, Any], lang: str, fmt: str = "text",
+                 names: NameBook | None = None) -> str:
+    """The sweep as text, Markdown or HTML (templates `sweep.*.j2`), the sides named in
+    ``lang`` (``names``)."""
+    return render("sweep", fmt, sweep_view(ruleset, result, lang, names), ruleset)

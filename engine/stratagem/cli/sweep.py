@@ -89,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
         result = {"ruleset": rs.ref, "scenario": g.scenarios[0].name, **result}
         write_out(json.dumps(result, ensure_ascii=False, indent=1), args.output)
     else:
-        write_out(render_sweep(rs, result, lang, fmt), args.output)
+        write_out(render_sweep(rs, result, lang, fmt, g.scenarios[0].names), args.output)
     if stops:  # the figures are written, those of a combination that stopped marked
         raise stops[0]
     return 0

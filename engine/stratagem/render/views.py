@@ -344,18 +344,20 @@ def dist_view(text: str, dist: Distribution, lang: str = "en") -> View:
 
 
 
-def sweep_view(ruleset: Ruleset, result: dict[str, Any], lang: str) -> View:
+def sweep_view(ruleset: Ruleset, result: dict[str, Any], lang: str,
+               names: NameBook | None = None) -> View:
     """A sweep (`stratagem sweep`): a row per combination of the values varied, with the
     share of every outcome; and per outcome heat maps, the first field varied down, the
     second across (one map for each combination of any further fields)."""
-    t = document_translator(ruleset, lang)
+    t = document_translator(ruleset, lang, names)
     cells = result["cells"]
     totals: dict[str, int] = {}
     for cell in cells:
         for key, data in cell["outcomes"].items():
             totals[key] = totals.get(key, 0) + data["count"]
     keys = sorted(totals, key=lambda k: (-totals[k], k))
-    labels = [t.t(k) if k.startswith("enum.") and t.catalog.message(k) else k for k in keys]
+    labels = [t.t(k) if k.startswith("enum.") and t.catalog.message(k) else t.catalog.name(k)
+              for k in keys]
     fields = [axis["field"] for axis in result["vary"]]
 
     def share(cell: dict[str, Any], key: str) -> float:
