@@ -86,7 +86,7 @@ def simulate(scenario: Scenario, n: int, seed: int, decisions: Mapping[str, Any]
         parts = []
         done = 0
         for first, count in chunks:
-            parts.append(_fight(scenario, first, count, decisions))
+            parts.append(fight_seeds(scenario, first, count, decisions))
             done += len(parts[-1].records)
             if progress is not None:
                 progress(done)
@@ -182,8 +182,8 @@ def _summarised(rs: Ruleset) -> tuple[list[str], list[str]]:
     return list(rs.odds_report.get("battle", [])), list(rs.odds_report.get(side_kind(rs), []))
 
 
-def _fight(scenario: Scenario, first: int, count: int,
-           decisions: Mapping[str, Any]) -> Fought:
+def fight_seeds(scenario: Scenario, first: int, count: int,
+                decisions: Mapping[str, Any]) -> Fought:
     """The battles with seeds ``first`` .. ``first + count - 1``, up to one that stops."""
     rs = scenario.ruleset
     if decisions:
@@ -246,7 +246,7 @@ def _start_worker(path: str | None) -> None:
         try:
             _WORKER_SCENARIO = replace(load_scenario(path), dice=None)
         except StratagemError as err:
-            _WORKER_ERROR = _plain_error(err)
+            _WORKER_ERROR = plain_error(err)
 
 
 def _worker_fight(task: tuple[int, int, int, dict[str, Any]]) -> tuple[int, Fought]:
@@ -255,19 +255,20 @@ def _worker_fight(task: tuple[int, int, int, dict[str, Any]]) -> tuple[int, Foug
         raise _WORKER_ERROR or StratagemError("the scenario could not be loaded in a worker",
                                               key="odds.worker_load")
     try:
-        fought = _fight(_WORKER_SCENARIO, first, count, decisions)
+        fought = fight_seeds(_WORKER_SCENARIO, first, count, decisions)
     except StratagemError as err:
-        raise _plain_error(err) from None
+        raise plain_error(err) from None
     if fought.stopped is not None:
-        fought.stopped = (fought.stopped[0], _plain_error(fought.stopped[1]))
+        fought.stopped = (fought.stopped[0], plain_error(fought.stopped[1]))
     return index, fought
 
 
-def _plain_error(err: StratagemError) -> StratagemError:
+def plain_error(err: StratagemError) -> StratagemError:
     """The error as the parent process receives it: the plain error every command prints
     (a subclass's own arguments might not survive the trip between processes)."""
     return StratagemError(err.message, hint=err.hint, location=err.location,
-                          context=err.context)
+                          context=err.context, key=err.key, params=err.params,
+                          hint_key=err.hint_key)
 
 
 def _in_processes(scenario: Scenario, chunks: list[tuple[int, int]],

@@ -15,7 +15,7 @@ from stratagem import __version__, _native
 from stratagem.errors import Keyed, StratagemError, Texts
 
 #: Subcommand modules, in the order ``--help`` lists them.
-COMMANDS = ["battle", "odds", "rate", "roll", "validate", "schema", "rulesets", "i18n",
+COMMANDS = ["battle", "odds", "sweep", "rate", "roll", "validate", "schema", "rulesets", "i18n",
             "campaign"]
 
 EXIT_OK, EXIT_USER_ERROR, EXIT_USAGE = 0, 1, 2

@@ -34,7 +34,7 @@ as partial, and the command exits with 1.
 """
 
 
-def _between(lo: int, hi: int) -> Any:
+def between(lo: int, hi: int) -> Any:
     """An argparse type: a whole number from ``lo`` to ``hi`` (else a usage mistake, exit 2)."""
 
     from stratagem.cli import common
@@ -63,10 +63,10 @@ def register(sub: Any) -> None:
                     "(the ruleset's `outcome:`), with the distribution of the numbers the "
                     "ruleset summarises (`report.odds`).", epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("scenario", help="scenario file (kind: scenario)")
-    p.add_argument("-n", type=_between(1, 1_000_000), default=1000,
+    p.add_argument("-n", type=between(1, 1_000_000), default=1000,
                    help="number of battles, 1 to 1,000,000 (default 1000)")
     p.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
-    p.add_argument("-j", "--jobs", type=_between(1, 256), metavar="N",
+    p.add_argument("-j", "--jobs", type=between(1, 256), metavar="N",
                    help="fight the battles in N processes at once (default: one per CPU core "
                         "for 200 battles or more)")
     p.add_argument("--decide", action="append", metavar="ID[:WHO]=VALUE",
@@ -97,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     jobs = args.jobs or default_jobs(args.n)
     stopped: OddsStopped | None = None
-    with _progress(scenario.ruleset, lang, args.n, quiet=args.quiet) as bar:
+    with progress_bar(scenario.ruleset, lang, args.n, quiet=args.quiet) as bar:
         try:
             figures = simulate(scenario, args.n, args.seed, parse_decisions(args.decide),
                                lambda done: bar.update(done - bar.n), jobs)
@@ -123,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
 REDRAW = 0.2
 
 
-def _progress(ruleset: Any, lang: str, n: int, quiet: bool) -> Any:
+def progress_bar(ruleset: Any, lang: str, n: int, quiet: bool) -> Any:
     """A progress bar on stderr (percentage, battles a second, time left), only when
     stderr is a terminal."""
     from tqdm import tqdm

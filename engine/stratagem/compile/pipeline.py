@@ -215,16 +215,23 @@ class Pipeline:
     def scenario(self, path: str | Path, ruleset: Ruleset | None = None) -> Scenario:
         path = Path(path)
         names = NameBook()
-        raw = self.document(path, "scenario", names=names)
+        return self.scenario_from(self.document(path, "scenario", names=names), path,
+                                  ruleset, names)
+
+    def scenario_from(self, raw: PosDict, path: Path, ruleset: Ruleset | None = None,
+                      names: NameBook | None = None) -> Scenario:
+        """A scenario from its document as read from ``path`` (a sweep changes some of its
+        values first), checked as a scenario file is; ``names``: those its files give."""
+        names = names if names is not None else NameBook()
         rs = ruleset or self.ruleset_for(raw, path, "scenario")
         self.side_schema(raw, "scenario", rs)
         scenario = build_scenario(rs, raw, path.parent,
-                                  lambda army, at: self._army_doc(army, at, path.parent, names))
+                                  lambda army, at: self.army_doc(army, at, path.parent, names))
         scenario.names = names
         return scenario
 
-    def _army_doc(self, path: Path, location: Location | None, folder: Path,
-                  names: NameBook | None = None) -> PosDict:
+    def army_doc(self, path: Path, location: Location | None, folder: Path,
+                 names: NameBook | None = None) -> PosDict:
         """An army file a scenario names, checked as ``validate`` checks one on its own."""
         if not path.is_file():
             raise StratagemError(f"army file not found: {os.path.relpath(path, folder)}",

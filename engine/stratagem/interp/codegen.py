@@ -78,7 +78,8 @@ def backend(name: str | None = None) -> str:
     if chosen not in BACKENDS:
         raise StratagemError(f"unknown back-end '{chosen}'",
                              hint="STRATAGEM_BACKEND (or backend=) is 'generated' or "
-                                  "'interpreter'")
+                                  "'interpreter'",
+                             key="run.unknown_backend", params={"name": chosen})
     return chosen
 
 
