@@ -57,7 +57,7 @@ def validate(path: str | Path) -> list[StratagemError]:
     would in every battle.
     """
     try:
-        _, loaded = pipeline.Pipeline().load(path)
+        _, loaded = pipeline.Pipeline(access=pipeline.DEFAULT.access).load(path)
         if isinstance(loaded, Scenario):
             _opening(loaded.ruleset, loaded.instantiate(), loaded.decisions,
                      loaded.ruleset.entry["battle"], {})
@@ -176,6 +176,9 @@ def run_battle(scenario: str | Path | Scenario, *, seed: int | None = None,
                         decided.fallbacks)
 
 
+#: The largest trace `--replay` reads.
+MAX_TRACE_BYTES = 64 * 1024 * 1024
+
 #: What `battle --json` writes (schemas/trace.schema.json describes it).
 TRACE_FORMAT = "stratagem-trace"
 TRACE_VERSION = 1
@@ -186,13 +189,24 @@ def replay_inputs(path: str | Path) -> tuple[list[Any], dict[str, Any]]:
     The file is checked against schemas/trace.schema.json first."""
     import jsonschema  # only a replay needs it
 
+    from stratagem.loader.yamlio import open_regular
+
     hint = "give the file `stratagem battle SCENARIO --json > trace.json` wrote"
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with open_regular(Path(path), str(path)) as handle:
+            raw = handle.read(MAX_TRACE_BYTES + 1)
+        if len(raw) > MAX_TRACE_BYTES:
+            raise StratagemError(f"the trace {path} is larger than "
+                                 f"{MAX_TRACE_BYTES // (1024 * 1024)} MB", hint=hint)
+        text = raw.decode("utf-8")
     except (OSError, UnicodeDecodeError) as err:
-        raise StratagemError(f"cannot read the trace {path}: {err}", hint=hint) from None
+        reason = err.strerror if isinstance(err, OSError) and err.strerror else "not UTF-8 text"
+        raise StratagemError(f"cannot read the trace {path}: {reason}", hint=hint) from None
     try:
         data = json.loads(text)
+    except RecursionError:
+        raise StratagemError(f"the trace {path} is nested too deeply to be a battle trace",
+                             hint=hint) from None
     except ValueError as err:
         raise StratagemError(f"the trace {path} is not JSON: {err}", hint=hint) from None
     schema = json.loads((data_dir("schemas") / "trace.schema.json").read_text(encoding="utf-8"))

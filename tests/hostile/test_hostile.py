@@ -9,7 +9,9 @@ read. The case format is in README.md.
 
 from __future__ import annotations
 
+import os
 import resource
+import signal
 import uuid
 from pathlib import Path
 from typing import Any
@@ -82,16 +84,29 @@ def canary(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
+@pytest.fixture(scope="module", autouse=True)
+def warm() -> None:
+    """The shipped rulesets compiled once, in the process every case is forked from."""
+    from stratagem.compile import pipeline
+
+    for ruleset in ("war-machine", "gurps-mass-combat", "mazes-minotaurs"):
+        pipeline.load_ruleset(ruleset)
+
+
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 def test_hostile_case(case: dict[str, Any], tmp_path: Path, canary: Path) -> None:
     folder = tmp_path / "case"
     folder.mkdir()
-    case = _substitute(case, {"tmp": folder, "canary": canary / "shadow",
-                              "canary_yaml": canary / "secret.yaml", "canary_dir": canary})
+    case = _substitute(case, {
+        "tmp": folder, "canary": canary / "shadow", "canary_yaml": canary / "secret.yaml",
+        "canary_dir": canary,
+        "canary_rel": os.path.relpath(canary / "shadow", folder),
+        "canary_yaml_rel": os.path.relpath(canary / "secret.yaml", folder)})
     runner.write_files(case, folder)
     outcome = runner.run(case, folder)
     shown = f"{case['id']} ({case['source']}): argv {case['argv']}\n{outcome.output[-3000:]}"
-    assert not outcome.timed_out, f"over {runner.TIME_LIMIT} s: {shown}"
+    assert not outcome.timed_out, f"waited over {runner.WALL_LIMIT} s: {shown}"
+    assert outcome.signal != signal.SIGXCPU, f"over {runner.TIME_LIMIT} s of CPU: {shown}"
     assert outcome.signal is None, f"killed by signal {outcome.signal}: {shown}"
     assert outcome.exit in case.get("exit", [1, 2]), f"exit {outcome.exit}: {shown}"
     assert "Traceback" not in outcome.output, shown

@@ -8,6 +8,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from stratagem.cli.common import (
+    add_allow_path,
     add_format,
     add_lang,
     add_table_options,
@@ -47,6 +48,7 @@ def register(sub: Any) -> None:
     p.add_argument("--explain", action="store_true", help="show how every number arose")
     add_format(p)
     add_table_options(p)
+    add_allow_path(p)
     p.add_argument("--dice-fallback", action="store_true",
                    help="after the scripted dice run out, roll seeded dice")
     p.add_argument("--replay", metavar="TRACE.json",

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from stratagem.cli.common import (
+    add_allow_path,
     add_lang,
     add_table_options,
     ask,
@@ -49,6 +50,7 @@ def register(sub: Any) -> None:
             q.add_argument("--seed", type=int, default=None,
                            help="seed of the dice (default: the scenario's, else the number "
                            "of the journal entry)")
+        add_allow_path(q)
         q.add_argument("--wait", type=float, default=0.0, metavar="SECONDS",
                        help="wait this long for another command on the campaign to finish")
         q.set_defaults(run=run)

@@ -38,6 +38,14 @@ def chosen_lang(requested: str | None) -> str:
     return lang
 
 
+def add_allow_path(parser: argparse.ArgumentParser) -> None:
+    """``--allow-path DIR``: a folder the files read may name files in (docs/security.md)."""
+    parser.add_argument("--allow-path", action="append", default=[], metavar="DIR",
+                        help="let the files read name files in DIR too (repeatable); "
+                             "otherwise a file reads only files in its own folder and "
+                             "shipped rulesets (docs/security.md)")
+
+
 def add_lang(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lang", default=None, metavar="LANG", help=LANGS_HELP)
 

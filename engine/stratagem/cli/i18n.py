@@ -17,6 +17,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from stratagem.cli.common import add_allow_path
 from stratagem.errors import StratagemError
 
 CHECK_EPILOG = """examples:
@@ -55,6 +56,7 @@ def register(sub: Any) -> None:
                        help="check only this ruleset (a shipped id or a folder); repeatable")
     check.add_argument("--format", choices=("text", "json"), default="text",
                        help="output format (default: text)")
+    add_allow_path(check)
     check.set_defaults(run=run_check)
     show = inner.add_parser(
         "show",
@@ -70,6 +72,7 @@ def register(sub: Any) -> None:
                       help="also read this locale file or folder (after the others); repeatable")
     show.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                       help="a parameter; numbers are read as numbers; repeatable")
+    add_allow_path(show)
     show.set_defaults(run=run_show)
     parser.set_defaults(run=lambda args: _usage(parser))
 

@@ -8,6 +8,7 @@ import time
 from typing import Any
 
 from stratagem.cli.common import (
+    add_allow_path,
     add_format,
     add_lang,
     chosen_format,
@@ -71,6 +72,7 @@ def register(sub: Any) -> None:
                         "the same battles, byte for byte)")
     p.add_argument("--quiet", action="store_true",
                    help="no progress bar (there is none when stderr is not a terminal)")
+    add_allow_path(p)
     p.set_defaults(run=run)
 
 

@@ -12,6 +12,7 @@ import argparse
 import json
 from typing import Any
 
+from stratagem.cli.common import add_allow_path
 from stratagem.errors import Location, describe
 
 EPILOG = """\
@@ -42,6 +43,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "--format", choices=("text", "json"), default="text",
         help="text (default) or json (a list of {file, valid, errors})",
     )
+    add_allow_path(parser)
     parser.set_defaults(run=run)
 
 

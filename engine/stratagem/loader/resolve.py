@@ -21,6 +21,7 @@ from stratagem.errors import (
     ValidationFailed,
     did_you_mean,
 )
+from stratagem.loader.access import STRICT, Access
 from stratagem.loader.limits import DEFAULT_LIMITS, LoadLimits
 from stratagem.loader.merge import merge, resolve_markers
 from stratagem.loader.yamlio import PosDict, PosList, load_yaml
@@ -71,19 +72,26 @@ def _as_ruleset_file(path: Path) -> Path | None:
     return None
 
 
-def find_ruleset(ref: str, base_dir: Path | None = None) -> Path:
+def find_ruleset(ref: str, base_dir: Path | None = None, access: Access | None = None,
+                 home: Path | None = None) -> Path:
     """The file a ruleset reference names: a shipped id, ``id/setting``, or a path.
 
     Paths are relative to ``base_dir`` (the referring file's folder; default: the
-    current folder). Raises :class:`StratagemError` (without a location: the caller
-    knows where the reference was written) when nothing matches.
+    current folder). A reference written in a file (``home``: the folder of the file the
+    user named) may only lead where ``access`` allows; one given on the command line
+    (``home`` None) is the user's own. Raises :class:`StratagemError` (without a
+    location: the caller knows where the reference was written) when nothing matches.
     """
     base = Path(base_dir) if base_dir is not None else Path.cwd()
     ref = ref.strip()
     if not ref:
         raise StratagemError("the ruleset reference is empty", hint="name a ruleset, e.g. 'my-rules'")
     if _looks_like_path(ref):
-        found = _as_ruleset_file(base / Path(ref).expanduser())
+        if home is not None:
+            target = (access or STRICT).reference(ref, base, home, None, "the ruleset")
+        else:
+            target = base / Path(ref).expanduser()
+        found = _as_ruleset_file(target)
         if found is None:
             raise StratagemError(
                 f"file not found: {ref}",
@@ -101,6 +109,8 @@ def find_ruleset(ref: str, base_dir: Path | None = None) -> Path:
             return candidate
     local = _as_ruleset_file(base / ref)
     if local is not None:
+        if home is not None:
+            (access or STRICT).check(local, home, ref, None, "the ruleset")
         return local
     known = [info.id for info in list_rulesets()]
     known += [setting for info in list_rulesets() for setting in info.settings]
@@ -155,7 +165,8 @@ def _title(folder: Path, lang: str) -> str | None:
     return title if isinstance(title, str) else None
 
 
-def load_document(path: Path | str, limits: LoadLimits = DEFAULT_LIMITS) -> PosDict:
+def load_document(path: Path | str, limits: LoadLimits = DEFAULT_LIMITS,
+                  access: Access = STRICT) -> PosDict:
     """Load a file with its ``include:`` files and ``extends:`` chain, merged.
 
     The file's own keys come first, then each included file is merged over them in
@@ -163,15 +174,17 @@ def load_document(path: Path | str, limits: LoadLimits = DEFAULT_LIMITS) -> PosD
     same way). ``kind`` is the topmost file's. Raises :class:`StratagemError` or
     :class:`ValidationFailed` (every file error found) and :class:`LimitError`.
     """
-    return load_document_chain(path, limits)[0]
+    return load_document_chain(path, limits, access=access)[0]
 
 
 def load_document_chain(path: Path | str, limits: LoadLimits = DEFAULT_LIMITS,
-                        read: list[Path] | None = None) -> tuple[PosDict, list[Path]]:
+                        read: list[Path] | None = None,
+                        access: Access = STRICT) -> tuple[PosDict, list[Path]]:
     """:func:`load_document`, plus the file and each file it extends, base first (their
     ``locales/`` folders hold the texts of the merged document). ``read``, if given,
-    receives every file read (includes too)."""
-    loader = _DocumentLoader(limits)
+    receives every file read (includes too). Every file the document pulls in must lie
+    in the document's folder, a shipped ruleset or a folder ``access`` allows."""
+    loader = _DocumentLoader(limits, access, Path(path).parent)
     if read is not None:
         loader.read_files = read
     doc = loader.document(Path(path), ())
@@ -179,15 +192,18 @@ def load_document_chain(path: Path | str, limits: LoadLimits = DEFAULT_LIMITS,
 
 
 class _DocumentLoader:
-    def __init__(self, limits: LoadLimits) -> None:
+    def __init__(self, limits: LoadLimits, access: Access, home: Path) -> None:
         self.limits = limits
+        self.access = access
+        #: the folder of the document loaded: what it pulls in must lie under it
+        self.home = home
         self.files = 0
         #: the main file, then each file it extends (includes not counted)
         self.chain: list[Path] = []
         #: every file read, includes too
         self.read_files: list[Path] = []
 
-    def read(self, path: Path) -> PosDict:
+    def read(self, path: Path, fragment: bool = False) -> PosDict:
         self.files += 1
         if self.files > self.limits.max_files:
             raise LimitError(
@@ -196,7 +212,7 @@ class _DocumentLoader:
                 hint="merge some of the files, or check for a runaway chain",
             )
         self.read_files.append(path)
-        data = load_yaml(path, self.limits)
+        data = load_yaml(path, self.limits, fragment=fragment)
         if not isinstance(data, PosDict):
             what = "empty" if data is None else "a list or a single value"
             raise StratagemError(
@@ -221,7 +237,7 @@ class _DocumentLoader:
                 hint="e.g. 'extends: my-rules' or 'extends: ../base.yaml'",
             )
         try:
-            base_path = find_ruleset(ref, path.parent)
+            base_path = find_ruleset(ref, path.parent, self.access, self.home)
         except StratagemError as err:
             raise err.with_location(raw.where("extends")) from None
         self.check_cycle(base_path, chain + (key,), raw.where("extends"))
@@ -272,7 +288,8 @@ class _DocumentLoader:
                 "an included file must be named by its path", location=where,
                 hint="e.g. 'include: [tables.yaml]'",
             )
-        inc_path = _tidy(path.parent / Path(item).expanduser())
+        inc_path = _tidy(self.access.reference(item, path.parent, self.home, where,
+                                               "the included file"))
         if not inc_path.is_file():
             raise StratagemError(
                 f"included file not found: {item}",
@@ -281,7 +298,7 @@ class _DocumentLoader:
                 f"({display_path(path.parent) or '.'})",
             )
         self.check_cycle(inc_path, chain, where)
-        part = self.read(inc_path)
+        part = self.read(inc_path, fragment=True)
         if "extends" in part:
             raise StratagemError(
                 "an included file cannot 'extends' another",
