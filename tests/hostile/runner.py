@@ -164,6 +164,7 @@ def _child(case: dict[str, Any], folder: Path, out_path: Path, err_path: Path,
     sys.stdout = io.TextIOWrapper(io.FileIO(1, "w", closefd=False), encoding="utf-8")
     sys.stderr = io.TextIOWrapper(io.FileIO(2, "w", closefd=False), encoding="utf-8",
                                   errors="backslashreplace", line_buffering=True)
+    os.environ.pop("STRATAGEM_ALLOW_PATH", None)  # the test suite's own (tests/conftest.py)
     for name, value in (case.get("env") or {}).items():
         os.environ[name] = str(value)
     from stratagem.cli import main
@@ -190,6 +191,7 @@ def _child(case: dict[str, Any], folder: Path, out_path: Path, err_path: Path,
 def _run_subprocess(case: dict[str, Any], folder: Path) -> Outcome:
     env = dict(os.environ, **{k: str(v) for k, v in (case.get("env") or {}).items()})
     env.pop("PYTHONWARNINGS", None)
+    env.pop("STRATAGEM_ALLOW_PATH", None)
     stdout: Any = subprocess.PIPE
     if case.get("stdout") == "full":
         stdout = open("/dev/full", "wb")  # noqa: SIM115 (closed below)

@@ -29,6 +29,12 @@ CANARY_TEXT = f"root:$6${SECRET}:19000:0:99999:7:::\ndaemon:*:{SECRET}:0:99999:7
 CANARY_YAML = f"kind: army\nruleset: war-machine\nname: {SECRET}\n{SECRET}: {SECRET}\n"
 
 
+#: Long values a case may name: ``{digits}`` (3,000 digits), ``{long}`` (10,000 letters),
+#: ``{deep}`` (a YAML map nested 10,000 levels deep).
+LONG_VALUES = {"digits": "9" * 3000, "long": "x" * 10_000,
+               "deep": "{a: " * 10_000 + "1" + "}" * 10_000}
+
+
 def load_cases() -> list[dict[str, Any]]:
     """Every case of every file, with its ``vary:`` variants expanded (README.md)."""
     cases: list[dict[str, Any]] = []
@@ -101,7 +107,8 @@ def test_hostile_case(case: dict[str, Any], tmp_path: Path, canary: Path) -> Non
         "tmp": folder, "canary": canary / "shadow", "canary_yaml": canary / "secret.yaml",
         "canary_dir": canary,
         "canary_rel": os.path.relpath(canary / "shadow", folder),
-        "canary_yaml_rel": os.path.relpath(canary / "secret.yaml", folder)})
+        "canary_yaml_rel": os.path.relpath(canary / "secret.yaml", folder),
+        **LONG_VALUES})
     runner.write_files(case, folder)
     outcome = runner.run(case, folder)
     shown = f"{case['id']} ({case['source']}): argv {case['argv']}\n{outcome.output[-3000:]}"

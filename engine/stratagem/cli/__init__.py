@@ -95,7 +95,8 @@ def _run(argv: list[str] | None) -> int:
     from stratagem.compile import pipeline
     from stratagem.loader.access import Access
 
-    pipeline.DEFAULT.access = Access.allowing(getattr(args, "allow_path", None) or [])
+    allowed = [p for p in os.environ.get("STRATAGEM_ALLOW_PATH", "").split(os.pathsep) if p]
+    pipeline.DEFAULT.access = Access.allowing(allowed + (getattr(args, "allow_path", None) or []))
     return int(args.run(args) or 0)
 
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import math
 import os
+import re
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -13,19 +15,77 @@ from stratagem.errors import StratagemError
 LANGS_HELP = "language of the report (ru, en, or any language with locale files; default: $LANG)"
 
 
+#: A language code: ``en``, ``pt-BR``, ``sr-Latn`` (BCP 47's shape, 35 characters at most).
+_LANGUAGE = re.compile(r"[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8}){0,4}\Z")
+
+
+def is_language(text: str) -> bool:
+    return len(text) <= 35 and _LANGUAGE.match(text) is not None
+
+
+def language_arg(text: str) -> str:
+    """``--lang``: a language code, never a path or an escape sequence."""
+    if not is_language(text):
+        raise argparse.ArgumentTypeError(
+            f"{printable(text[:40])!r} is not a language code (e.g. en, ru, pt-BR)")
+    return text
+
+
+def printable(text: str) -> str:
+    """``text`` with control characters escaped (``\x1b``), to print on a terminal."""
+    return "".join(ch if ch.isprintable() or ch in "\n\t" else
+                   ch.encode("unicode_escape").decode("ascii") for ch in text)
+
+
+def whole_number(low: int, high: int) -> Callable[[str], int]:
+    """An argument type: a whole number from ``low`` to ``high``, its digits counted first."""
+    def parse(text: str) -> int:
+        digits = text.strip().lstrip("+-")
+        if not digits.isdigit() or len(digits) > len(str(max(abs(low), abs(high)))):
+            raise argparse.ArgumentTypeError(
+                f"{printable(text[:40])!r} is not a whole number from {low} to {high}")
+        value = int(text)
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{value} is not from {low} to {high}")
+        return value
+    return parse
+
+
+def seconds(high: float) -> Callable[[str], float]:
+    """An argument type: a number of seconds from 0 to ``high`` (no NaN, no infinity)."""
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not 0 <= value <= high:  # false for NaN too
+            raise argparse.ArgumentTypeError(
+                f"{printable(text[:40])!r} is not a number of seconds from 0 to {high:g}")
+        return value
+    return parse
+
+
+#: ``--seed``: the seeds a scenario's `seed:` may hold too.
+seed_arg = whole_number(0, 2**64 - 1)
+
+
 def default_lang() -> str:
-    """The user's language from the environment (LANG=ru_RU.UTF-8 → ru), else English."""
+    """The user's language from the environment (LANG=ru_RU.UTF-8 → ru), else English (also
+    for a value that is no language code)."""
     for var in ("STRATAGEM_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
         value = os.environ.get(var, "")
         code = value.split(".")[0].split("_")[0].lower()
         if code and code not in ("c", "posix"):
-            return code
+            return code if is_language(code) else "en"
     return "en"
 
 
 def chosen_lang(requested: str | None) -> str:
     """The report's language: --lang, else the environment's; says so on stderr when no
     locale file of that language exists (the texts then fall back to English)."""
+    if requested is not None and not is_language(requested):
+        raise StratagemError(f"--lang {printable(requested[:40])!r} is not a language code",
+                             hint="e.g. --lang en or --lang ru")
     lang = requested or default_lang()
     from stratagem.i18n.catalog import ENGINE_LOCALES
 
@@ -103,9 +163,11 @@ def parse_dice_list(text: str) -> list[Any]:
 
 def _int(text: str) -> int:
     try:
+        if len(text.strip().lstrip("+-")) > 18:
+            raise ValueError(text)
         return int(text)
     except ValueError:
-        raise StratagemError(f"--dice: '{text}' is not a whole number",
+        raise StratagemError(f"--dice: '{printable(text[:40])}' is not a whole number",
                              hint="e.g. --dice 14,10,8 or --dice '[3,5,1,6] 12'") from None
 
 

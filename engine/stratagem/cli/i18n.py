@@ -17,7 +17,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from stratagem.cli.common import add_allow_path
+from stratagem.cli.common import add_allow_path, language_arg
 from stratagem.errors import StratagemError
 
 CHECK_EPILOG = """examples:
@@ -65,7 +65,8 @@ def register(sub: Any) -> None:
         epilog=SHOW_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     show.add_argument("key", metavar="KEY", help="a message key, e.g. report.rounds")
-    show.add_argument("--lang", default="en", help="language code (default: en)")
+    show.add_argument("--lang", default="en", type=language_arg,
+                      help="language code (default: en)")
     show.add_argument("--ruleset", metavar="ID",
                       help="also read this ruleset's locale files (a shipped id or a folder)")
     show.add_argument("--locales", action="append", default=[], metavar="PATH",
@@ -159,6 +160,24 @@ def _parse_param(text: str) -> tuple[str, object]:
     return name, raw
 
 
+def _check_locale_file(path: Path) -> None:
+    """A file given to --locales must be a valid locale file (it is named, never quoted)."""
+    from stratagem.compile.pipeline import kind_of, locale_errors
+    from stratagem.errors import ValidationFailed
+    from stratagem.loader.yamlio import load_yaml
+
+    raw = load_yaml(path)
+    kind, errors = kind_of(raw, str(path))
+    if kind is not None and kind != "locale":
+        errors = [StratagemError(f"{path} is not a locale file (it says kind: {kind})",
+                                 hint="--locales names a locale file (pl.yaml) or a folder "
+                                      "of them")]
+    elif kind == "locale":
+        errors = locale_errors(raw, str(path))
+    if errors:
+        raise ValidationFailed(errors)
+
+
 def run_show(args: argparse.Namespace) -> int:
     import sys
 
@@ -172,6 +191,8 @@ def run_show(args: argparse.Namespace) -> int:
         if not path.exists():
             raise StratagemError(f"{place}: no such file or folder",
                                  hint="--locales names a locale file (pl.yaml) or a folder of them")
+        if not path.is_dir():
+            _check_locale_file(path)
         places.append(path)
     catalog = load_catalog(args.lang, places)
     if not catalog.keys() and args.lang != "en":

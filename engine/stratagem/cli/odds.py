@@ -9,6 +9,7 @@ from typing import Any
 
 from stratagem.cli.common import (
     add_allow_path,
+    seed_arg,
     add_format,
     add_lang,
     chosen_format,
@@ -59,7 +60,7 @@ def register(sub: Any) -> None:
     p.add_argument("scenario", help="scenario file (kind: scenario)")
     p.add_argument("-n", type=_between(1, 1_000_000), default=1000,
                    help="number of battles, 1 to 1,000,000 (default 1000)")
-    p.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
+    p.add_argument("--seed", type=seed_arg, default=0, help="first seed (default 0)")
     p.add_argument("-j", "--jobs", type=_between(1, 256), metavar="N",
                    help="fight the battles in N processes at once (default: one per CPU core "
                         "for 200 battles or more)")

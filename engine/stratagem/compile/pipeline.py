@@ -22,7 +22,7 @@ from stratagem.compile.documents import build_army, build_scenario, sides_collec
 from stratagem.compile.ruleset import compile_ruleset
 from stratagem.errors import Location, StratagemError, ValidationFailed, did_you_mean, in_order
 from stratagem.i18n.catalog import parse_locale
-from stratagem.loader.access import STRICT, Access
+from stratagem.loader.access import STRICT, Access, is_file
 from stratagem.loader.limits import DEFAULT_LIMITS, LoadLimits
 from stratagem.loader.resolve import find_ruleset, load_document_chain
 from stratagem.loader.schema import army_schema, scenario_schema, validate_document
@@ -149,7 +149,7 @@ class Pipeline:
     # -- armies and scenarios -------------------------------------------------------------
     def document(self, path: Path, kind: str, location: Location | None = None) -> PosDict:
         """A file that must be of ``kind``: read, its kind checked."""
-        if not path.is_file():
+        if not is_file(path) and not os.path.lexists(path):
             raise StratagemError(f"no such {kind} file: {path}", location=location,
                                  hint="paths in a scenario are relative to the scenario file"
                                  if location is not None else "check the path")
@@ -200,7 +200,7 @@ class Pipeline:
         ref = str(path.relative_to(folder)) if path.is_relative_to(folder) else str(path)
         self.access.check(path, folder, ref, location, "the army file")
         path = path.resolve()
-        if not path.is_file():
+        if not is_file(path):
             raise StratagemError(f"army file not found: {os.path.relpath(path, folder)}",
                                  location=location,
                                  hint=f"the path is relative to the scenario's folder ({folder})")
@@ -233,7 +233,7 @@ class Pipeline:
             except StratagemError as err:
                 errors.append(err)
                 continue
-            if not file.is_file():
+            if not is_file(file):
                 errors.append(StratagemError(
                     f"army file not found: {army}", location=raw["armies"].where(name),
                     hint=f"the paths are relative to the campaign's folder ({path.parent})"))

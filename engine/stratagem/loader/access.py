@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from stratagem.errors import Location, StratagemError
-from stratagem.resources import data_dir
 
 
 def _real(path: Path | str) -> Path:
@@ -29,10 +28,20 @@ def _inside(path: Path, folder: Path) -> bool:
 
 
 def _shipped() -> Path | None:
+    """The shipped rulesets' folder, as :mod:`stratagem.loader.resolve` finds rulesets."""
+    from stratagem.loader import resolve  # it imports this module
+
+    root = resolve._shipped_root()
+    return _real(root) if root is not None else None
+
+
+def is_file(path: Path) -> bool:
+    """Whether ``path`` is a file (False, not an error, for a name too long or otherwise
+    impossible)."""
     try:
-        return _real(data_dir("rulesets"))
-    except FileNotFoundError:
-        return None
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
 
 
 def shown(path: Path) -> str:
@@ -83,6 +92,9 @@ class Access:
         if ref.startswith("~"):
             raise self._refused(ref, home, location, what,
                                 "a path starting with '~' (a home folder)")
+        if "\0" in str(target):
+            raise StratagemError(f"{what} '{ref}' holds a NUL character, which no file name "
+                                 "can", location=location, hint="fix the file name")
         real = _real(target)
         if any(_inside(real, root) for root in self.roots(home)):
             return

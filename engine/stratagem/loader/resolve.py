@@ -21,7 +21,7 @@ from stratagem.errors import (
     ValidationFailed,
     did_you_mean,
 )
-from stratagem.loader.access import STRICT, Access
+from stratagem.loader.access import STRICT, Access, is_file
 from stratagem.loader.limits import DEFAULT_LIMITS, LoadLimits
 from stratagem.loader.merge import merge, resolve_markers
 from stratagem.loader.yamlio import PosDict, PosList, load_yaml
@@ -65,9 +65,9 @@ def _looks_like_path(ref: str) -> bool:
 
 
 def _as_ruleset_file(path: Path) -> Path | None:
-    if path.is_dir() and (path / "ruleset.yaml").is_file():
+    if is_file(path / "ruleset.yaml"):
         return path / "ruleset.yaml"
-    if path.is_file():
+    if is_file(path):
         return path
     return None
 
@@ -290,7 +290,7 @@ class _DocumentLoader:
             )
         inc_path = _tidy(self.access.reference(item, path.parent, self.home, where,
                                                "the included file"))
-        if not inc_path.is_file():
+        if not is_file(inc_path):
             raise StratagemError(
                 f"included file not found: {item}",
                 location=where,

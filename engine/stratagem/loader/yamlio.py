@@ -227,9 +227,10 @@ def _read_text(path: Path, file: str, limits: LoadLimits) -> str:
         raise StratagemError(
             "file not found", location=Location(file), hint="check the path and its spelling"
         ) from None
-    except OSError as err:
+    except (OSError, ValueError) as err:
+        reason = err.strerror if isinstance(err, OSError) and err.strerror else "no such name"
         raise StratagemError(
-            f"cannot read the file: {err.strerror or err}", location=Location(file)
+            f"cannot read the file: {reason}", location=Location(file)
         ) from None
     if len(data) > limits.max_file_bytes:
         raise _too_big(file, len(data), limits)
