@@ -79,6 +79,10 @@ def test_every_case_has_a_unique_id_and_what_it_says() -> None:
         assert case.get("argv") and case.get("says"), case["id"]
 
 
+def test_the_corpus_is_large() -> None:
+    assert len(CASES) >= 400
+
+
 @pytest.fixture(scope="module")
 def canary(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder outside every case's folder, with the secret in a text and a YAML file."""

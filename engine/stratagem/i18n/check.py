@@ -33,6 +33,7 @@ from stratagem.errors import Location, StratagemError, ValidationFailed
 from stratagem.i18n.catalog import ENGINE_LOCALES, FALLBACK_LANGUAGE, LocaleFile, read_locale
 from stratagem.i18n.engine_keys import ENGINE_MESSAGES
 from stratagem.i18n.plural import PluralRule
+from stratagem.loader.access import STRICT
 
 
 @dataclass
@@ -247,10 +248,12 @@ def _rule(files: list[LocaleFile]) -> PluralRule:
 
 
 def files_by_language(folder: Path) -> dict[str, list[Path]]:
-    """``{lang: [folder/<lang>.yaml]}`` for the locale files in ``folder`` (empty if none)."""
+    """``{lang: [folder/<lang>.yaml]}`` for the locale files in ``folder`` (empty if none;
+    a link out of the ruleset's folder is none)."""
     if not folder.is_dir():
         return {}
-    return {path.stem: [path] for path in sorted(folder.glob("*.yaml"))}
+    return {path.stem: [path] for path in sorted(folder.glob("*.yaml"))
+            if STRICT.confined(path, folder.parent)}
 
 
 def check_engine() -> CheckReport:

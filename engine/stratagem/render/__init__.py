@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import tempfile
 from pathlib import Path
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from stratagem.errors import StratagemError
@@ -56,10 +57,9 @@ def _confined_loader(folders: list[str]) -> jinja2.BaseLoader:
 
     class Confined(jinja2.FileSystemLoader):
         def get_source(self, environment: jinja2.Environment,
-                       template: str) -> tuple[str, str | None, Any]:
+                       template: str) -> tuple[str, str, Callable[[], bool]]:
             source, filename, uptodate = super().get_source(environment, template)
-            if filename is None or not any(_within(filename, folder)
-                                           for folder in self.searchpath):
+            if not any(_within(filename, folder) for folder in self.searchpath):
                 raise jinja2.TemplateNotFound(template)
             return source, filename, uptodate
 
