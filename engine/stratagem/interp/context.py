@@ -63,6 +63,7 @@ class Run:
             location=step.location,
             hint="a loop that never ends? check `until:`/`while:` conditions, or raise "
                  "limits.max_steps in the ruleset",
+            key="run.max_steps", params={"max": self.limits.max_steps},
         )
 
     def record(self, step: Step, values: dict[str, Any], key: str | None = None,
