@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import math
 import os
-import re
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -16,22 +15,6 @@ LANGS_HELP = ("language of the report and of the messages (ru, en, de, or any la
               "locale files; default: $LANGUAGE, $LC_ALL, $LC_MESSAGES, $LANG)")
 LOCALES_HELP = ("also read the locale files in this folder (after the others; repeatable; "
                 "also $STRATAGEM_LOCALES)")
-
-
-#: A language code: ``en``, ``pt-BR``, ``sr-Latn`` (BCP 47's shape, 35 characters at most).
-_LANGUAGE = re.compile(r"[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8}){0,4}\Z")
-
-
-def is_language(text: str) -> bool:
-    return len(text) <= 35 and _LANGUAGE.match(text) is not None
-
-
-def language_arg(text: str) -> str:
-    """``--lang``: a language code, never a path or an escape sequence."""
-    if not is_language(text):
-        raise argparse.ArgumentTypeError(
-            f"{printable(text[:40])!r} is not a language code (e.g. en, ru, pt-BR)")
-    return text
 
 
 def printable(text: str) -> str:
