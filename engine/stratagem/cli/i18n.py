@@ -250,7 +250,7 @@ def _check_locale_file(path: Path) -> None:
     from stratagem.errors import ValidationFailed
     from stratagem.loader.yamlio import load_yaml
 
-    raw = load_yaml(path)
+    raw = load_yaml(path, document=True)
     kind, errors = kind_of(raw, str(path))
     if kind is not None and kind != "locale":
         errors = [StratagemError(f"{path} is not a locale file (it says kind: {kind})",

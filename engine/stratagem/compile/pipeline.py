@@ -159,7 +159,7 @@ class Pipeline:
                                  key="api.no_file", hint_key="api.relative.hint"
                                  if location is not None else "api.check_path.hint",
                                  params={"kind": kind, "path": str(path)})
-        raw = load_yaml(path, self.limits)
+        raw = load_yaml(path, self.limits, document=True)
         if isinstance(raw, PosDict) and names is not None:
             extract_names(raw, names)
             record_locale_names(path.parent / "locales", names)
@@ -267,7 +267,7 @@ class Pipeline:
         translation check loads it: its kind, and the ruleset, army or scenario (None for
         a locale file). Raises :class:`ValidationFailed` with every error, in file order."""
         path = Path(path)
-        raw = load_yaml(path, self.limits)
+        raw = load_yaml(path, self.limits, document=True)
         kind, errors = kind_of(raw, str(path))
         if kind is None:
             raise _fail(errors)

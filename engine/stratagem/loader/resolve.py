@@ -194,11 +194,20 @@ def load_document_chain(path: Path | str, limits: LoadLimits = DEFAULT_LIMITS,
     ``locales/`` folders hold the texts of the merged document). ``read``, if given,
     receives every file read (includes too). Every file the document pulls in must lie
     in the document's folder, a shipped ruleset or a folder ``access`` allows."""
-    loader = _DocumentLoader(limits, access, Path(path).parent)
+    loader = _DocumentLoader(limits, access, _home(Path(path)))
     if read is not None:
         loader.read_files = read
     doc = loader.document(Path(path), ())
     return doc, list(reversed(loader.chain))
+
+
+def _home(path: Path) -> Path:
+    """The folder a document may read files under: its own, or for a setting in a
+    ruleset's ``settings/`` folder the ruleset's folder (``extends: ../ruleset.yaml``)."""
+    folder = path.parent
+    if folder.name == "settings" and is_file(folder.parent / "ruleset.yaml"):
+        return folder.parent
+    return folder
 
 
 class _DocumentLoader:
@@ -222,7 +231,7 @@ class _DocumentLoader:
                 hint="merge some of the files, or check for a runaway chain",
             )
         self.read_files.append(path)
-        data = load_yaml(path, self.limits, fragment=fragment)
+        data = load_yaml(path, self.limits, document=not fragment)
         if not isinstance(data, PosDict):
             what = "empty" if data is None else "a list or a single value"
             raise StratagemError(

@@ -135,7 +135,7 @@ class PosList(_Placed, list[Any]):
 
 
 def load_yaml(path: Path | str, limits: LoadLimits = DEFAULT_LIMITS, text: str | None = None,
-              fragment: bool = False) -> Any:
+              document: bool = False) -> Any:
     """Read one YAML file safely into plain data with positions.
 
     ``text`` (if given) is used instead of reading ``path``; ``path`` then only names
@@ -143,17 +143,17 @@ def load_yaml(path: Path | str, limits: LoadLimits = DEFAULT_LIMITS, text: str |
     holding several) for bad YAML, and :class:`LimitError` when a bound is hit.
     An empty file gives ``None``.
 
-    A file that YAML cannot read and that has no ``kind:`` line is not a Stratagem file
-    (someone named ``/etc/shadow``): its errors name the file and the problem, never a
-    line, key or value of it. A ``fragment`` (a file pulled in by ``include:``, which
-    needs no ``kind:``) is reported in full.
+    A ``document`` (a file named as a Stratagem file, not one pulled in by ``include:``)
+    that YAML cannot read and that has no ``kind:`` line is not a Stratagem file (someone
+    named ``/etc/shadow``): its errors name the file and the problem, never a line, key or
+    value of it.
     """
     file = str(path)
     if text is None:
         text = _read_text(Path(path), file, limits)
     elif len(text.encode("utf-8", "replace")) > limits.max_file_bytes:
         raise _too_big(file, len(text.encode("utf-8", "replace")), limits)
-    if fragment or _KIND_LINE.search(text):
+    if not document or _KIND_LINE.search(text):
         return _parse(file, text, limits)
     try:
         return _parse(file, text, limits)
