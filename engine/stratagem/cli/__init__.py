@@ -165,8 +165,10 @@ def _plain(err: BaseException) -> str:
 
 def _say(text: str) -> None:
     """A message on stderr (which may itself be closed: then nothing is said)."""
+    from stratagem.cli.common import printable
+
     try:
-        print(f"stratagem: {text}", file=sys.stderr)
+        print(f"stratagem: {printable(text)}", file=sys.stderr)
         sys.stderr.flush()
     except (OSError, ValueError):
         pass

@@ -256,10 +256,10 @@ def write_result(args: argparse.Namespace, result: Any, template: str,
     fmt = chosen_format(args)
     if fmt == "json":
         write_out(result.to_json(), args.output)
-    elif fmt == "text":
-        write_out(result.report(lang=lang, explain=args.explain), args.output)
+    elif fmt == "text":  # names from files may hold escape sequences: shown escaped
+        write_out(printable(result.report(lang=lang, explain=args.explain)), args.output)
     else:
         from stratagem.render import render
 
-        write_out(render(template, fmt, view(result, lang, args.explain), result.ruleset),
-                  args.output)
+        page = render(template, fmt, view(result, lang, args.explain), result.ruleset)
+        write_out(printable(page) if fmt == "md" else page, args.output)
