@@ -45,6 +45,7 @@ __all__ = [
     "load_ruleset",
     "load_scenario",
     "rate_army",
+    "rate_scenario",
     "run_battle",
 ]
 
@@ -204,21 +205,28 @@ def replay_inputs(path: str | Path) -> tuple[list[Any], dict[str, Any]]:
         text = raw.decode("utf-8")
     except (OSError, UnicodeDecodeError) as err:
         reason = err.strerror if isinstance(err, OSError) and err.strerror else "not UTF-8 text"
-        raise StratagemError(f"cannot read the trace {path}: {reason}", hint=hint) from None
+        raise StratagemError(f"cannot read the trace {path}: {reason}", hint=hint,
+                             key="replay.unreadable", hint_key="replay.hint",
+                             params={"path": str(path), "reason": reason}) from None
     try:
         data = json.loads(text)
     except RecursionError:
         raise StratagemError(f"the trace {path} is nested too deeply to be a battle trace",
                              hint=hint) from None
     except ValueError as err:
-        raise StratagemError(f"the trace {path} is not JSON: {err}", hint=hint) from None
+        raise StratagemError(f"the trace {path} is not JSON: {err}", hint=hint,
+                             key="replay.not_json", hint_key="replay.hint",
+                             params={"path": str(path), "reason": str(err)}) from None
     schema = json.loads((data_dir("schemas") / "trace.schema.json").read_text(encoding="utf-8"))
     problem = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema)
                                                .iter_errors(data))
     if problem is not None:
         at = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in problem.absolute_path)
         raise StratagemError(f"the trace {path} is not a battle trace: {problem.message}"
-                             + (f" (at ${at})" if at else ""), hint=hint)
+                             + (f" (at ${at})" if at else ""), hint=hint,
+                             key="replay.not_trace", hint_key="replay.hint",
+                             params={"path": str(path), "problem": problem.message,
+                                     "at": f"${at}" if at else None})
     return list(data["dice"]), dict(data["decisions"])
 
 
@@ -232,20 +240,51 @@ class RatedArmy:
     def report(self, lang: str = "en", explain: bool = False) -> str:
         return render_rating(self, lang=lang, explain=explain)
 
+    def to_plain(self) -> dict[str, Any]:
+        return {"ruleset": self.ruleset.ref, "side": plainify(self.side.to_plain()),
+                "derived": derived_values(self.side),
+                "trace": [e.to_plain() for e in self.trace]}
+
     def to_json(self) -> str:
-        return json.dumps({"ruleset": self.ruleset.ref, "side": plainify(self.side.to_plain()),
-                           "derived": derived_values(self.side),
-                           "trace": [e.to_plain() for e in self.trace]},
+        return json.dumps(self.to_plain(), ensure_ascii=False, indent=1)
+
+
+@dataclass
+class RatedScenario:
+    """Every side of a scenario rated where it fights: on the scenario's battle (its terrain
+    and options), with its role and overrides, under its ruleset and overlays."""
+
+    ruleset: Ruleset
+    root: Entity
+    sides: list[RatedArmy]
+    name: str = ""
+    names: NameBook = field(default_factory=NameBook)
+
+    def report(self, lang: str = "en", explain: bool = False) -> str:
+        return render_rating(self, lang=lang, explain=explain)
+
+    def to_json(self) -> str:
+        """``{"ruleset", "scenario", "sides": [...]}``: each side as `rate ARMY --json`
+        writes one army."""
+        return json.dumps({"ruleset": self.ruleset.ref, "scenario": self.name,
+                           "sides": [side.to_plain() for side in self.sides]},
                           ensure_ascii=False, indent=1)
 
 
 def derived_values(entity: Entity) -> dict[str, Any]:
-    """Every derived value of an entity and its descendants, by name (entities by name)."""
-    out: dict[str, Any] = {name: plainify(entity.member(name))
-                           for name in entity.declaration.derived}
+    """Every derived value of an entity and its descendants, by name (entities by name;
+    null for a value that cannot be computed, as the text report shows it as —)."""
+    out: dict[str, Any] = {name: _derived(entity, name) for name in entity.declaration.derived}
     for coll, items in entity.children_of():
         out[coll] = [derived_values(child) | {"name": child.label()} for child in items]
     return out
+
+
+def _derived(entity: Entity, name: str) -> Any:
+    try:
+        return plainify(entity.member(name))
+    except StratagemError:
+        return None
 
 
 def rate_army(army: str | Path | Army, *, explain: bool = True,
@@ -254,12 +293,38 @@ def rate_army(army: str | Path | Army, *, explain: bool = True,
     """Run the ruleset's `entry.rate` procedure (if any) on one army."""
     if not isinstance(army, Army):
         army = load_army(army)
-    rs = army.ruleset
-    plans = compile_decisions(rs, decisions) if decisions else None
-    run = Run(rs, army.root, SeededDice(seed), Decisions(plans), tracing=explain)
+    plans = compile_decisions(army.ruleset, decisions) if decisions else None
+    return _rate(army.ruleset, army.side, plans, seed, explain, lang, army.names)
+
+
+def rate_scenario(scenario: str | Path | Scenario, *, explain: bool = True,
+                  decisions: Mapping[str, Any] | None = None, seed: int | None = None,
+                  lang: str = "en") -> RatedScenario:
+    """Run the ruleset's `entry.rate` procedure on every side of a scenario, each on the
+    scenario's battle as `battle` starts it (the same pipeline, the same template state):
+    values that read the terrain, a side's role or the battle's options are those of this
+    battle. The scenario's decisions answer the rate procedure's, and its seed (else 0)
+    seeds its dice."""
+    if not isinstance(scenario, Scenario):
+        scenario = load_scenario(scenario)
+    rs = scenario.ruleset
+    plans = merge_decisions(scenario.decisions, compile_decisions(rs, decisions)) \
+        if decisions else scenario.decisions
+    if seed is None:
+        seed = scenario.seed if scenario.seed is not None else 0
+    root = scenario.instantiate()
+    collection = next(iter(rs.kinds["battle"].children))
+    sides = [_rate(rs, side, plans, seed, explain, lang, scenario.names)
+             for side in dict(root.children_of())[collection]]
+    return RatedScenario(rs, root, sides, scenario.name, scenario.names or NameBook())
+
+
+def _rate(rs: Ruleset, side: Entity, plans: Mapping[str, Any] | None, seed: int,
+          explain: bool, lang: str, names: NameBook | None) -> RatedArmy:
+    run = Run(rs, side.root(), SeededDice(seed), Decisions(plans), tracing=explain)
     run.lang = lang
     proc = rs.entry.get("rate")
     if proc:
         (param,) = rs.procedures[proc].params
-        call(run, proc, {param: army.side})
-    return RatedArmy(rs, army.side, run.trace, army.names or NameBook())
+        call(run, proc, {param: side})
+    return RatedArmy(rs, side, run.trace, names or NameBook())

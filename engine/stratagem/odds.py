@@ -261,7 +261,8 @@ def _start_worker(path: str | None, seeds: Any = None, pids: Any = None) -> None
 def _worker_fight(task: tuple[int, int, int, dict[str, Any]]) -> tuple[int, Fought]:
     index, first, count, decisions = task
     if _WORKER_SCENARIO is None:
-        raise _WORKER_ERROR or StratagemError("the scenario could not be loaded in a worker")
+        raise _WORKER_ERROR or StratagemError("the scenario could not be loaded in a worker",
+                                              key="odds.worker_load")
     seeds, pids = _WORKER_SEEDS, _WORKER_PIDS
     if pids is not None:
         pids[index] = os.getpid()

@@ -43,6 +43,7 @@ ARGPARSE_TEXTS = {
 def _argparse_speaks(argv: list[str]) -> None:
     """argparse asks gettext for its own texts (usage:, options, error:): answer from the
     catalog of the language --lang (or the environment) names, English where it has none."""
+    from stratagem.cli import common
     from stratagem.cli.common import chosen_lang
     from stratagem.i18n.catalog import engine_catalog
 
@@ -56,6 +57,7 @@ def _argparse_speaks(argv: list[str]) -> None:
         texts = engine_catalog(chosen_lang(requested, warn=False))
     except StratagemError:  # a bad --lang is reported once parsing is done
         return
+    common.SPOKEN = texts
 
     def gettext(text: str) -> str:
         key = ARGPARSE_TEXTS.get(text)

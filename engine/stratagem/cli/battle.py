@@ -104,8 +104,11 @@ def run(args: argparse.Namespace) -> int:
     dice = parse_dice_list(args.dice) if args.dice else None
     decisions = parse_decisions(args.decide)
     if args.replay and (args.seed is not None or args.dice):
-        args.parser.error("--replay fights the recorded battle again with its own dice: "
-                          "leave out --seed and --dice")
+        from stratagem.cli import error_texts
+
+        args.parser.error(Keyed("--replay fights the recorded battle again with its own dice: "
+                                "leave out --seed and --dice", "cli.replay_alone"
+                                ).localized(error_texts(args)))
     if args.replay:
         dice, recorded = replay_inputs(args.replay)
         decisions = {**recorded, **decisions}

@@ -92,7 +92,9 @@ def run(args: argparse.Namespace) -> int:
     if not path.is_file():
         from stratagem.errors import StratagemError
 
-        raise StratagemError(f"no such campaign file: {path}", hint="check the path")
+        raise StratagemError(f"no such campaign file: {path}", hint="check the path",
+                             key="campaign.no_file", hint_key="api.check_path.hint",
+                             params={"path": str(path)})
     load_campaign(path)  # a campaign file (else no lock file is made beside it)
     with store.locked(path.resolve(), args.wait):
         campaign = load_campaign(path)
@@ -208,9 +210,11 @@ def _advance(args: argparse.Namespace, campaign: Any, t: Any, lang: str, out: li
         try:
             number = float(amount)
         except ValueError:
+            units = ", ".join(campaign.rules.calendar)
             raise StratagemError(f"--by {args.by}: expected a number and a unit",
-                                 hint="e.g. --by '2 months'; units: "
-                                 + ", ".join(campaign.rules.calendar)) from None
+                                 hint="e.g. --by '2 months'; units: " + units,
+                                 key="campaign.by", params={"by": args.by, "units": units}
+                                 ) from None
         unit = unit.strip()
         if unit not in campaign.rules.calendar and unit.rstrip("s") in campaign.rules.calendar:
             unit = unit.rstrip("s")

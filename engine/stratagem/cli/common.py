@@ -13,6 +13,10 @@ from stratagem.errors import Keyed, StratagemError, Texts
 
 LANGS_HELP = ("language of the report and of the messages (ru, en, de, or any language with "
               "locale files; default: $LANGUAGE, $LC_ALL, $LC_MESSAGES, $LANG)")
+#: The texts of the language this command line speaks (set as it is parsed), for the
+#: messages of argparse's type checks.
+SPOKEN: Texts | None = None
+
 LOCALES_HELP = ("also read the locale files in this folder (after the others; repeatable; "
                 "also $STRATAGEM_LOCALES)")
 
@@ -239,7 +243,8 @@ def chosen_format(args: argparse.Namespace) -> str:
     to ``-o`` ends with (.md, .html, .json), else text."""
     if args.format and args.json and args.format != "json":
         raise StratagemError(f"--json and --format {args.format} disagree",
-                             hint="give one of them")
+                             hint="give one of them", key="cli.json_and_format",
+                             params={"format": args.format})
     if args.format:
         return str(args.format)
     if args.json:

@@ -204,6 +204,7 @@ def _check_target(name: str, folder: Path, shipped: bool) -> Any:
 
 
 def run_check(args: argparse.Namespace) -> int:
+    from stratagem.compile.messages import engine_literal_errors
     from stratagem.i18n.check import check_engine
 
     if args.ruleset:
@@ -214,6 +215,7 @@ def run_check(args: argparse.Namespace) -> int:
     languages: dict[str, list[Path]] = {lang: [] for report in groups
                                         for lang in report.languages}
     reports = [check_engine(languages), *groups]
+    reports[0].errors.extend(engine_literal_errors())
     ok = all(report.ok for report in reports)
     if args.format == "json":
         print(json.dumps({"ok": ok, "groups": [r.to_json() for r in reports]},
@@ -235,7 +237,8 @@ def run_check(args: argparse.Namespace) -> int:
 def _parse_param(text: str) -> tuple[str, object]:
     name, sep, raw = text.partition("=")
     if not sep or not name:
-        raise StratagemError(f"--param {text!r} is not NAME=VALUE", hint="e.g. --param n=21")
+        raise StratagemError(f"--param {text!r} is not NAME=VALUE", hint="e.g. --param n=21",
+                             key="i18n.param", params={"param": repr(text)})
     for convert in (int, float):
         try:
             return name, convert(raw)
@@ -273,7 +276,8 @@ def run_show(args: argparse.Namespace) -> int:
         path = Path(place)
         if not path.exists():
             raise StratagemError(f"{place}: no such file or folder",
-                                 hint="--locales names a locale file (pl.yaml) or a folder of them")
+                                 hint="--locales names a locale file (pl.yaml) or a folder of them",
+                                 key="i18n.no_place", params={"place": place})
         if not path.is_dir():
             _check_locale_file(path)
         places.append(path)
@@ -285,7 +289,9 @@ def run_show(args: argparse.Namespace) -> int:
         for part in parents:  # --param check.roll=9 gives {"check": {"roll": 9}}
             target = target.setdefault(part, {})
             if not isinstance(target, dict):
-                raise StratagemError(f"--param {name}: {part!r} is already a value")
+                raise StratagemError(f"--param {name}: {part!r} is already a value",
+                                     key="i18n.param_value",
+                                     params={"param": name, "part": repr(part)})
         target[last] = value
     print(catalog.text(args.key, **params))
     return 0 if catalog.message(args.key) is not None else 1

@@ -39,13 +39,20 @@ as partial, and the command exits with 1.
 def _between(lo: int, hi: int) -> Any:
     """An argparse type: a whole number from ``lo`` to ``hi`` (else a usage mistake, exit 2)."""
 
+    from stratagem.cli import common
+    from stratagem.errors import Keyed
+
     def check(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+            raise argparse.ArgumentTypeError(Keyed(
+                f"{text!r} is not a whole number", "cli.not_whole",
+                value=repr(text)).localized(common.SPOKEN)) from None
         if not lo <= value <= hi:
-            raise argparse.ArgumentTypeError(f"must be between {lo:,} and {hi:,}, got {value}")
+            raise argparse.ArgumentTypeError(Keyed(
+                f"must be between {lo:,} and {hi:,}, got {value}", "cli.between",
+                lo=lo, hi=hi, value=str(value)).localized(common.SPOKEN))
         return value
 
     return check

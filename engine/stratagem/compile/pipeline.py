@@ -2,7 +2,10 @@
 
     YAML with positions (loader.yamlio) -> overlays merged (loader.resolve, loader.merge)
     -> JSON Schema (loader.schema) -> compiled into frozen data (compile.ruleset)
-    -> static checks (compile.compiler) -> the army or scenario built (compile.documents)
+    -> static checks (compile.compiler, compile.checks) -> the messages the steps format
+    checked against the locale texts (compile.messages) -> the army or scenario checked
+    against the schema made from the compiled ruleset (compile.schemas) and built
+    (compile.documents)
 
 ``validate`` is this pipeline stopped before the battle: :meth:`Pipeline.validate` runs
 exactly what :meth:`Pipeline.scenario`, :meth:`Pipeline.army` and :meth:`Pipeline.ruleset`
@@ -18,15 +21,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from stratagem.compile.messages import check_messages
 from stratagem.compile.documents import build_army, build_scenario, sides_collection
 from stratagem.compile.ruleset import compile_ruleset
-from stratagem.errors import Location, StratagemError, ValidationFailed, did_you_mean, in_order
+from stratagem.errors import (
+    Location,
+    StratagemError,
+    ValidationFailed,
+    a_or_an,
+    did_you_mean,
+    in_order,
+)
 from stratagem.i18n.catalog import parse_locale, record_locale_names
 from stratagem.i18n.names import NameBook, extract_names
 from stratagem.loader.access import STRICT, Access, is_file
 from stratagem.loader.limits import DEFAULT_LIMITS, LoadLimits
 from stratagem.loader.resolve import find_ruleset, load_document_chain
-from stratagem.loader.schema import army_schema, scenario_schema, validate_document
+from stratagem.compile.schemas import army_schema, scenario_schema
+from stratagem.loader.schema import validate_document
 from stratagem.loader.yamlio import PosDict, PosList, load_yaml
 from stratagem.model.ruleset import Ruleset
 from stratagem.model.scenario import Army, Scenario
@@ -124,6 +136,10 @@ class Pipeline:
         rs.locale_files = _locale_files(chain, self.access)
         rs.template_dirs = _folders(chain, "templates")
         rs.overlays = [_overlay_name(file) for file in chain[1:]]
+        files.update({f: _mtime(f) for paths in rs.locale_files.values() for f in paths})
+        errors = check_messages(rs)
+        if errors:
+            return LoadedRuleset(doc, errors=errors, files=files)
         return LoadedRuleset(doc, rs, files=files)
 
     def ruleset_for(self, doc: Any, path: Path, kind: str | None = None,
@@ -137,7 +153,8 @@ class Pipeline:
                 raise _fail(errors)
             raise StratagemError("the file does not say which ruleset it uses",
                                  location=where(doc, "ruleset") if ref is not None
-                                 else where(doc), hint="add e.g. `ruleset: my-rules`")
+                                 else where(doc), hint="add e.g. `ruleset: my-rules`",
+                                 key="loader.no_ruleset")
         try:
             return self.ruleset(ref, path.parent, home or path.parent)
         except ValidationFailed:
@@ -148,17 +165,22 @@ class Pipeline:
             raise
 
     # -- armies and scenarios -------------------------------------------------------------
-    def document(self, path: Path, kind: str, location: Location | None = None,
-                 names: NameBook | None = None) -> PosDict:
-        """A file that must be of ``kind``: read, its kind checked; the names it gives per
-        language (and its folder's locale files give) go into ``names`` (i18n/names.py)."""
+    def document(self, path: Path, kind: str | tuple[str, ...],
+                 location: Location | None = None, names: NameBook | None = None
+                 ) -> PosDict:
+        """A file that must be of ``kind`` (or of one of several kinds): read, its kind
+        checked; the names it gives per language (and its folder's locale files give) go
+        into ``names`` (i18n/names.py)."""
+        kinds = (kind,) if isinstance(kind, str) else kind
+        named = " or ".join(a_or_an(k) for k in kinds)
         if not is_file(path) and not os.path.lexists(path):
-            raise StratagemError(f"no such {kind} file: {path}", location=location,
+            raise StratagemError(f"no such {' or '.join(kinds)} file: {path}",
+                                 location=location,
                                  hint="paths in a scenario are relative to the scenario file"
                                  if location is not None else "check the path",
                                  key="api.no_file", hint_key="api.relative.hint"
                                  if location is not None else "api.check_path.hint",
-                                 params={"kind": kind, "path": str(path)})
+                                 params={"kind": " or ".join(kinds), "path": str(path)})
         raw = load_yaml(path, self.limits, document=True)
         if isinstance(raw, PosDict) and names is not None:
             extract_names(raw, names)
@@ -166,16 +188,17 @@ class Pipeline:
         found, errors = kind_of(raw, str(path))
         if found is None:
             raise _fail(errors)
-        if found != kind:
-            article = "an" if kind[0] in "aeiou" else "a"
+        if found not in kinds:
             raise StratagemError(
-                f"expected {article} {kind} file, but this one says kind: {found}",
+                f"expected {named} file, but this one says kind: {found}",
                 location=raw.where("kind"),
-                hint="`stratagem battle` fights a scenario; `stratagem rate` rates an army"
-                if found in ("army", "scenario") else f"start the file with `kind: {kind}`",
-                key="api.wrong_kind", hint_key="api.battle_or_rate.hint"
+                hint="`stratagem battle` fights a scenario; `stratagem rate` rates an army or "
+                "the sides of a scenario" if found in ("army", "scenario")
+                else f"start the file with `kind: {kinds[0]}`",
+                key="api.wrong_kind" if len(kinds) == 1 else "api.wrong_kind_rated",
+                hint_key="api.battle_or_rate.hint"
                 if found in ("army", "scenario") else "api.wrong_kind.hint",
-                params={"kind": kind, "found": found})
+                params={"kind": kinds[0], "found": found})
         assert isinstance(raw, PosDict)
         return raw
 
@@ -183,7 +206,7 @@ class Pipeline:
         schema = rs.schemas.get(kind)
         if schema is None:
             make = army_schema if kind == "army" else scenario_schema
-            schema = rs.schemas[kind] = make(rs.doc)
+            schema = rs.schemas[kind] = make(rs)
         errors = validate_document(raw, schema=schema)
         if errors:
             raise _fail(errors)
@@ -227,7 +250,7 @@ class Pipeline:
         key = path.resolve()
         if key in self._active:
             raise StratagemError("an army file names itself through its scenario",
-                                 location=location)
+                                 location=location, key="loader.army_cycle")
         self._active.add(key)
         try:
             raw = self.document(path, "army", location, names)
@@ -236,6 +259,13 @@ class Pipeline:
         finally:
             self._active.discard(key)
         return raw
+
+    def rated(self, path: Path | str) -> Army | Scenario:
+        """An army or a scenario file, as `stratagem rate` reads it (its ``kind:`` says
+        which)."""
+        path = Path(path)
+        raw = self.document(path, ("army", "scenario"))
+        return self.army(path) if raw.get("kind") == "army" else self.scenario(path)
 
     def campaign_errors(self, path: Path, raw: Any) -> list[StratagemError]:
         """A campaign file (docs/campaign.md): its schema, its ruleset, its army files."""
@@ -256,7 +286,9 @@ class Pipeline:
             if not is_file(file):
                 errors.append(StratagemError(
                     f"army file not found: {army}", location=raw["armies"].where(name),
-                    hint=f"the paths are relative to the campaign's folder ({path.parent})"))
+                    hint=f"the paths are relative to the campaign's folder ({path.parent})",
+                    key="loader.army_not_found", hint_key="loader.campaign_relative.hint",
+                    params={"path": str(army), "folder": str(path.parent)}))
             else:
                 errors += self.validate(file)
         return in_order(errors)
@@ -307,7 +339,8 @@ def _folder_errors(path: Path, doc: PosDict) -> list[StratagemError]:
         return [StratagemError(
             f"the ruleset id '{doc['id']}' differs from its folder name '{folder}'",
             location=doc.where("id"),
-            hint="a ruleset is named by its folder: rename one of them")]
+            hint="a ruleset is named by its folder: rename one of them",
+            key="loader.id_not_folder", params={"id": doc["id"], "folder": folder})]
     return []
 
 

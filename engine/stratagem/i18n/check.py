@@ -226,9 +226,11 @@ class CheckReport:
         return "\n".join(lines)
 
 
-def _read_all(
+def read_locales(
     paths: Iterable[Path], language: str, errors: list[StratagemError]
 ) -> list[LocaleFile]:
+    """The locale files of one language that read; the errors of the others go into
+    ``errors``."""
     read: list[LocaleFile] = []
     for path in paths:
         try:
@@ -243,6 +245,8 @@ def _read_all(
             errors.append(StratagemError(
                 f"this file is listed for language {language!r} but is {locale.language!r}",
                 location=Location(file=locale.path),
+                key="locale.other_language",
+                params={"listed": repr(language), "found": repr(locale.language)},
             ))
             continue
         read.append(locale)
@@ -278,10 +282,10 @@ def check_locales(
     own: dict[str, list[LocaleFile]] = {}
     base: dict[str, list[LocaleFile]] = {}
     for lang in sorted(locale_files_by_lang):
-        own[lang] = _read_all(locale_files_by_lang.get(lang, []), lang, report.errors)
-        base[lang] = _read_all(inherited.get(lang, []), lang, [])
+        own[lang] = read_locales(locale_files_by_lang.get(lang, []), lang, report.errors)
+        base[lang] = read_locales(inherited.get(lang, []), lang, [])
     reference = FALLBACK_LANGUAGE
-    ref_files = (_read_all(inherited.get(reference, []), reference, [])
+    ref_files = (read_locales(inherited.get(reference, []), reference, [])
                  + own.get(reference, []))
     ref_texts = _texts(ref_files)
     ref_where = _where_in(ref_files)

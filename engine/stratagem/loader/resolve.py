@@ -229,15 +229,18 @@ class _DocumentLoader:
                 f"more than {self.limits.max_files} files are pulled in by extends/include",
                 location=Location(str(path)),
                 hint="merge some of the files, or check for a runaway chain",
+                key="loader.too_many_files", params={"max": self.limits.max_files},
             )
         self.read_files.append(path)
         data = load_yaml(path, self.limits, document=not fragment)
         if not isinstance(data, PosDict):
+            shape = "empty" if data is None else "value"
             what = "empty" if data is None else "a list or a single value"
             raise StratagemError(
                 f"the file is {what}; expected a map of keys, starting with 'kind:'",
                 location=Location(str(path), 1, 1),
                 hint="start the file with e.g. 'kind: ruleset'",
+                key="loader.not_map_file", params={"what": shape},
             )
         return data
 
@@ -254,6 +257,7 @@ class _DocumentLoader:
                 "'extends' must name a ruleset, a setting or a file",
                 location=raw.where("extends"),
                 hint="e.g. 'extends: my-rules' or 'extends: ../base.yaml'",
+                key="loader.extends_value",
             )
         try:
             base_path = find_ruleset(ref, path.parent, self.access, self.home)
@@ -280,6 +284,7 @@ class _DocumentLoader:
                 "'include' must be a file name or a list of file names",
                 location=raw.where("include"),
                 hint="e.g. 'include: [tables.yaml, procedures.yaml]'",
+                key="loader.include_value",
             )
         errors: list[StratagemError] = []
         result = own

@@ -199,6 +199,7 @@ def _too_big(file: str, size: int, limits: LoadLimits) -> LimitError:
         f"file is too large ({_size(size)}; the limit is {_size(limits.max_file_bytes)})",
         location=Location(file),
         hint="split it into several files joined with 'include:', or raise the file-size limit",
+        key="yaml.too_large", params={"size": _size(size), "limit": _size(limits.max_file_bytes)},
     )
 
 
@@ -240,7 +241,8 @@ def _read_text(path: Path, file: str, limits: LoadLimits) -> str:
             len(data) >= 4 and (data[1:4:2] == b"\0\0" or data[0:4:2] == b"\0\0")):
         raise StratagemError(
             "the file is UTF-16 text, not UTF-8", location=Location(file, 1, 1),
-            hint="save the file as UTF-8 (every editor offers it: 'Save with encoding')")
+            hint="save the file as UTF-8 (every editor offers it: 'Save with encoding')",
+            key="yaml.utf16")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
@@ -293,7 +295,8 @@ def _parse(file: str, text: str, limits: LoadLimits) -> Any:
     except MarkedYAMLError as err:
         raise _syntax_error(file, text, err) from None
     except YAMLError as err:
-        raise StratagemError(f"YAML error: {err}", location=Location(file)) from None
+        raise StratagemError(f"YAML error: {err}", location=Location(file),
+                             key="yaml.error", params={"problem": str(err)}) from None
     if node is None:
         return None
     builder = _Builder(file, limits)
@@ -451,6 +454,7 @@ class _Builder:
                     StratagemError(
                         "'<<' must be followed by a map or an alias of a map",
                         location=self.loc(source, path),
+                        key="yaml.merge_key",
                     )
                 )
                 continue

@@ -79,7 +79,8 @@ class Ruleset:
         # `object`: an expression may hand any value (compiled, `str` would refuse it first)
         table = self.tables.get(name) if isinstance(name, str) else None
         if table is None:
-            raise StratagemError(f"there is no table '{name}'", hint=closest(name, self.tables))
+            raise StratagemError(f"there is no table '{name}'", hint=closest(name, self.tables),
+                                 key="run.no_table", params={"table": name})
         return table
 
     def evaluate(self, text: str, **names: Any) -> Any:

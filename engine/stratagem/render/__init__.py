@@ -84,10 +84,15 @@ def render(name: str, fmt: str, view: dict[str, Any], ruleset: Ruleset | None) -
         text = template.render(**view, css=_stylesheets(env, ruleset) if fmt == "html" else "")
     except jinja2.TemplateSyntaxError as err:
         raise StratagemError(f"template {err.filename or file}:{err.lineno}: {err.message}",
-                             hint="see docs/reports.md for the template variables") from None
+                             hint="see docs/reports.md for the template variables",
+                             key="render.template_syntax", hint_key="render.template.hint",
+                             params={"file": err.filename or file, "line": str(err.lineno),
+                                     "problem": err.message}) from None
     except (jinja2.TemplateError, TypeError, ValueError, KeyError) as err:
         raise StratagemError(f"template {file} could not be rendered: {err}",
-                             hint="see docs/reports.md for the template variables") from None
+                             hint="see docs/reports.md for the template variables",
+                             key="render.template_failed", hint_key="render.template.hint",
+                             params={"file": file, "problem": str(err)}) from None
     return text if text.endswith("\n") else text + "\n"
 
 
@@ -140,9 +145,11 @@ def write_file(path: str, text: str) -> None:
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
         raise StratagemError(f"cannot write {path}: no folder {folder}",
-                             hint="create the folder first, or give another path")
+                             hint="create the folder first, or give another path",
+                             key="render.no_folder", params={"path": path, "folder": str(folder)})
     if target.is_dir():
-        raise StratagemError(f"cannot write {path}: it is a folder", hint="give a file name")
+        raise StratagemError(f"cannot write {path}: it is a folder", hint="give a file name",
+                             key="render.is_folder", params={"path": path})
     if target.exists() and not target.is_file():  # /dev/null, a terminal: never replaced
         _write_device(path, text)
         return
@@ -160,4 +167,5 @@ def write_file(path: str, text: str) -> None:
             raise
     except OSError as err:
         raise StratagemError(f"cannot write {path}: {err.strerror or err}",
-                             hint="check the path and its permissions") from None
+                             hint="check the path and its permissions", key="render.cannot_write",
+                             params={"path": path, "reason": str(err.strerror or err)}) from None

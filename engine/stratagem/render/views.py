@@ -19,7 +19,7 @@ from stratagem.render import svg
 from stratagem.report import Failures, _pairs, _read, _value, message
 
 if TYPE_CHECKING:
-    from stratagem.api import BattleResult, RatedArmy
+    from stratagem.api import BattleResult, RatedArmy, RatedScenario
     from stratagem.dice import Distribution
     from stratagem.i18n.names import NameBook
     from stratagem.model.ruleset import Ruleset
@@ -229,28 +229,35 @@ def _failures(t: Translator, failed: Failures) -> list[str]:
             for (label, kind, name), err in failed.items()]
 
 
-def rating_view(rated: RatedArmy, lang: str, explain: bool) -> View:
+def rating_view(rated: RatedArmy | RatedScenario, lang: str, explain: bool) -> View:
+    """A rated army, or every side of a rated scenario (``sides``; the first one's parts are
+    also ``side``, ``summary`` and ``explain``, as an army's are)."""
     rs = rated.ruleset
     t = document_translator(rs, lang, rated.names)
     failed: Failures = {}
     lists = {kind: list(rs.rate_report.get(kind) or rs.report.get(kind, []))
              for kind in rs.kinds}
-    _, sides = _sides(t, rs, None, rated.side, lists, failed, breakdown=True)
-    side: View = sides[0] if sides else {"label": t.catalog.name(rated.side.label()),
-                                         "fields": [],
-                                         "tables": []}
-    for table in side["tables"]:  # the side's own value of a column is its total
-        by_name = {cell["name"]: cell["text"] for cell in side["fields"]}
-        totals = [by_name.get(name) for name in table["names"]]
-        table["totals"] = totals if any(v is not None for v in totals) else None
-    summary = [message(t, e) for e in rated.trace if e.level == "summary"]
+    parts: list[View] = []
+    for part in getattr(rated, "sides", [rated]):
+        _, sides = _sides(t, rs, None, part.side, lists, failed, breakdown=True)
+        side: View = sides[0] if sides else {"label": t.catalog.name(part.side.label()),
+                                             "fields": [], "tables": []}
+        for table in side["tables"]:  # the side's own value of a column is its total
+            by_name = {cell["name"]: cell["text"] for cell in side["fields"]}
+            totals = [by_name.get(name) for name in table["names"]]
+            table["totals"] = totals if any(v is not None for v in totals) else None
+        summary = [message(t, e) for e in part.trace if e.level == "summary"]
+        parts.append({"title": t.catalog.name(part.side.label()), "side": side,
+                      "summary": [s for s in summary if s],
+                      "explain": _explained(t, part.trace) if explain else []})
+    scenario = str(getattr(rated, "name", "") or "")
     return {
         **_head(t, t.title(rs.id)),
-        "title": t.catalog.name(rated.side.label()),
+        **(parts[0] if parts else {"side": {"fields": [], "tables": []}, "summary": [],
+                                   "explain": []}),
+        "title": t.catalog.name(scenario) if scenario else (parts[0]["title"] if parts else ""),
+        "sides": parts,
         "meta": _meta(t, t.title(rs.id)),
-        "summary": [s for s in summary if s],
-        "side": side,
-        "explain": _explained(t, rated.trace) if explain else [],
         "not_computed": _failures(t, failed),
     }
 
