@@ -31,6 +31,7 @@ from stratagem.interp.dicesource import (
 )
 from stratagem.interp.steps import call
 from stratagem.interp.trace import Event, plainify
+from stratagem.loader.yamlio import open_regular
 from stratagem.model.decisions import Reason, merge_decisions
 from stratagem.model.entities import Entity
 from stratagem.model.ruleset import Ruleset
@@ -192,8 +193,6 @@ def replay_inputs(path: str | Path) -> tuple[list[Any], dict[str, Any]]:
     """The dice and decisions recorded in a `--json` trace, to fight the same battle again.
     The file is checked against schemas/trace.schema.json first."""
     import jsonschema  # only a replay needs it
-
-    from stratagem.loader.yamlio import open_regular
 
     hint = "give the file `stratagem battle SCENARIO --json > trace.json` wrote"
     try:

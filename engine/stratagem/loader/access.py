@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from stratagem.errors import Location, StratagemError
+from stratagem.resources import data_dir
 
 
 def _real(path: Path | str) -> Path:
@@ -27,11 +28,16 @@ def _inside(path: Path, folder: Path) -> bool:
     return path == folder or folder in path.parents
 
 
-def _shipped() -> Path | None:
-    """The shipped rulesets' folder, as :mod:`stratagem.loader.resolve` finds rulesets."""
-    from stratagem.loader import resolve  # it imports this module
+def shipped_root() -> Path | None:
+    """The folder of the shipped (installed) rulesets, if there is one."""
+    try:
+        return data_dir("rulesets")
+    except FileNotFoundError:
+        return None
 
-    root = resolve._shipped_root()
+
+def _shipped() -> Path | None:
+    root = shipped_root()
     return _real(root) if root is not None else None
 
 

@@ -21,11 +21,10 @@ from stratagem.errors import (
     ValidationFailed,
     did_you_mean,
 )
-from stratagem.loader.access import STRICT, Access, is_file
+from stratagem.loader.access import STRICT, Access, is_file, shipped_root
 from stratagem.loader.limits import DEFAULT_LIMITS, LoadLimits
 from stratagem.loader.merge import merge, resolve_markers
 from stratagem.loader.yamlio import PosDict, PosList, load_yaml
-from stratagem.resources import data_dir
 
 _NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*\Z")
 
@@ -49,10 +48,7 @@ def display_path(path: Path) -> str:
 
 
 def _shipped_root() -> Path | None:
-    try:
-        return data_dir("rulesets")
-    except FileNotFoundError:
-        return None
+    return shipped_root()
 
 
 def _looks_like_path(ref: str) -> bool:
@@ -264,6 +260,8 @@ class _DocumentLoader:
         except StratagemError as err:
             raise err.with_location(raw.where("extends")) from None
         self.check_cycle(base_path, chain + (key,), raw.where("extends"))
+        if not _looks_like_path(ref):  # a ruleset named by id reads within its own folder
+            self.home = _home(base_path)
         base = self.document(_tidy(base_path), chain + (key,))
         return cast(PosDict, merge(base, own))
 
