@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import re
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -21,10 +22,15 @@ LOCALES_HELP = ("also read the locale files in this folder (after the others; re
                 "also $STRATAGEM_LOCALES)")
 
 
+#: What a terminal obeys rather than shows: C0 and C1 controls (but line feed and tab), DEL,
+#: and the bidirectional controls that reorder what follows them.
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e"
+                       "\u2066-\u2069]")
+
+
 def printable(text: str) -> str:
     """``text`` with control characters escaped (``\x1b``), to print on a terminal."""
-    return "".join(ch if ch.isprintable() or ch in "\n\t" else
-                   ch.encode("unicode_escape").decode("ascii") for ch in text)
+    return _CONTROLS.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
 def whole_number(low: int, high: int) -> Callable[[str], int]:
