@@ -433,9 +433,9 @@ def _plurals(parts: tuple[Part, ...]) -> list[tuple[str, frozenset[str]]]:
 
 
 def _lookup(params: Mapping[str, object], arg: Arg) -> object:
-    """The value ``{a.b.c}`` names: keys of maps and members of entities (what a rule may
-    read), never a Python attribute, a method or anything private: a placeholder cannot
-    print ``<bound method ...>`` or reach the objects behind a value."""
+    """The value ``{a.b.c}`` names: keys of maps, members of entities (what a rule may
+    read), public attributes of other values; never a method or anything private (``_``):
+    a placeholder cannot print ``<bound method ...>`` or reach the objects behind a value."""
     value = params.get(arg.path[0], _MISSING)
     for segment in arg.path[1:]:
         if value is _MISSING or value is None or segment.startswith("_"):
@@ -448,7 +448,7 @@ def _lookup(params: Mapping[str, object], arg: Arg) -> object:
             except (AttributeError, KeyError, LookupError):
                 return _MISSING
         else:
-            return _MISSING
+            value = getattr(value, segment, _MISSING)
     return _MISSING if callable(value) else value
 
 
