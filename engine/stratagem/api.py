@@ -32,6 +32,7 @@ from stratagem.interp.dicesource import (
 )
 from stratagem.interp.steps import call
 from stratagem.interp.trace import Event, plainify
+from stratagem.loader.yamlio import open_regular
 from stratagem.model.decisions import Reason, merge_decisions
 from stratagem.model.entities import Entity
 from stratagem.model.ruleset import Ruleset
@@ -60,7 +61,7 @@ def validate(path: str | Path) -> list[StratagemError]:
     would in every battle.
     """
     try:
-        _, loaded = pipeline.Pipeline().load(path)
+        _, loaded = pipeline.Pipeline(access=pipeline.DEFAULT.access).load(path)
         if isinstance(loaded, Scenario):
             _opening(loaded.ruleset, loaded.instantiate(), loaded.decisions,
                      loaded.ruleset.entry["battle"], {})
@@ -185,6 +186,9 @@ def run_battle(scenario: str | Path | Scenario, *, seed: int | None = None,
                         decided.fallbacks, names=scenario.names or NameBook())
 
 
+#: The largest trace `--replay` reads.
+MAX_TRACE_BYTES = 64 * 1024 * 1024
+
 #: What `battle --json` writes (schemas/trace.schema.json describes it).
 TRACE_FORMAT = "stratagem-trace"
 TRACE_VERSION = 1
@@ -197,13 +201,22 @@ def replay_inputs(path: str | Path) -> tuple[list[Any], dict[str, Any]]:
 
     hint = "give the file `stratagem battle SCENARIO --json > trace.json` wrote"
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with open_regular(Path(path), str(path)) as handle:
+            raw = handle.read(MAX_TRACE_BYTES + 1)
+        if len(raw) > MAX_TRACE_BYTES:
+            raise StratagemError(f"the trace {path} is larger than "
+                                 f"{MAX_TRACE_BYTES // (1024 * 1024)} MB", hint=hint)
+        text = raw.decode("utf-8")
     except (OSError, UnicodeDecodeError) as err:
-        raise StratagemError(f"cannot read the trace {path}: {err}", hint=hint,
+        reason = err.strerror if isinstance(err, OSError) and err.strerror else "not UTF-8 text"
+        raise StratagemError(f"cannot read the trace {path}: {reason}", hint=hint,
                              key="replay.unreadable", hint_key="replay.hint",
-                             params={"path": str(path), "reason": str(err)}) from None
+                             params={"path": str(path), "reason": reason}) from None
     try:
         data = json.loads(text)
+    except RecursionError:
+        raise StratagemError(f"the trace {path} is nested too deeply to be a battle trace",
+                             hint=hint) from None
     except ValueError as err:
         raise StratagemError(f"the trace {path} is not JSON: {err}", hint=hint,
                              key="replay.not_json", hint_key="replay.hint",

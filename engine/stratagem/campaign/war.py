@@ -90,7 +90,10 @@ def load_campaign(path: str | Path) -> Campaign:
     if errors:
         raise ValidationFailed(errors)
     rs = pipeline.DEFAULT.ruleset_for(doc, path, "campaign")
-    armies = {str(k): (path.parent / str(v)).resolve() for k, v in doc["armies"].items()}
+    access = pipeline.DEFAULT.access
+    armies = {str(k): access.reference(str(v), path.parent, path.parent,
+                                       where(doc["armies"], k), "the army file").resolve()
+              for k, v in doc["armies"].items()}
     campaign = Campaign(path, path.read_text(encoding="utf-8"), str(doc.get("name") or path.stem),
                         rs, campaign_rules(rs), armies, int(doc.get("day") or 0),
                         _plain(doc.get("scheduled") or []), _plain(doc.get("journal") or []))
@@ -170,9 +173,14 @@ class _Armies:
         #: the names the army files give per language (i18n/names.py)
         self.names = NameBook()
 
-    def doc(self, path: Path, location: Location | None) -> Any:
-        """The document of an army file a scenario names (the campaign's own: its current
-        text), checked as `validate` checks one."""
+    def doc(self, path: Path, location: Location | None, folder: Path) -> Any:
+        """The document of an army file a scenario of ``folder`` names (the campaign's own:
+        its current text), checked as `validate` checks one."""
+        access = pipeline.DEFAULT.access
+        if not access.confined(path, self.campaign.path.parent):  # the campaign's own
+            ref = str(path.relative_to(folder)) if path.is_relative_to(folder) else str(path)
+            access.check(path, folder, ref, location, "the army file")
+        path = path.resolve()
         name = self.by_file.get(str(path))
         if name is None:
             doc = pipeline.DEFAULT.document(path, "army", location, self.names)
@@ -416,7 +424,8 @@ def fight(campaign: Campaign, texts: Texts, scenario: str | Path, *, seed: int |
                              key="campaign.other_ruleset",
                              params={"scenario": str(doc.get("ruleset")), "campaign": rs.ref})
     pipeline.DEFAULT.side_schema(doc, "scenario", rs)
-    built = build_scenario(rs, doc, path.parent, armies.doc)
+    built = build_scenario(rs, doc, path.parent,
+                           lambda army, at: armies.doc(army, at, path.parent))
     built.names = armies.names
     used = [armies.army_of(s) for s in built.template.member(sides_collection(rs))]
     names = [u for u in used if u is not None]

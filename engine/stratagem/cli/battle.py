@@ -8,6 +8,8 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from stratagem.cli.common import (
+    add_allow_path,
+    seed_arg,
     add_format,
     add_lang,
     add_table_options,
@@ -42,12 +44,13 @@ def register(sub: Any) -> None:
         description="Fight one battle: the same scenario and seed always give the same battle.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("scenario", help="scenario file (kind: scenario)")
-    p.add_argument("--seed", type=int, default=None,
+    p.add_argument("--seed", type=seed_arg, default=None,
                    help="seed of the dice (default: the scenario's `seed:`, else 0)")
     add_lang(p)
     p.add_argument("--explain", action="store_true", help="show how every number arose")
     add_format(p)
     add_table_options(p)
+    add_allow_path(p)
     p.add_argument("--dice-fallback", action="store_true",
                    help="after the scripted dice run out, roll seeded dice")
     p.add_argument("--replay", metavar="TRACE.json",

@@ -7,6 +7,10 @@ from pathlib import Path
 from typing import Any
 
 from stratagem.cli.common import (
+    add_allow_path,
+    seconds,
+    seed_arg,
+    whole_number,
     add_lang,
     add_table_options,
     ask,
@@ -46,10 +50,11 @@ def register(sub: Any) -> None:
             q.add_argument("--accept-edits", action="store_true",
                            help="take army files edited by hand since the last command as "
                            "they are (the journal keeps a copy)")
-            q.add_argument("--seed", type=int, default=None,
+            q.add_argument("--seed", type=seed_arg, default=None,
                            help="seed of the dice (default: the scenario's, else the number "
                            "of the journal entry)")
-        q.add_argument("--wait", type=float, default=0.0, metavar="SECONDS",
+        add_allow_path(q)
+        q.add_argument("--wait", type=seconds(24 * 3600), default=0.0, metavar="SECONDS",
                        help="wait this long for another command on the campaign to finish")
         q.set_defaults(run=run)
 
@@ -63,8 +68,8 @@ def register(sub: Any) -> None:
                            epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     common(a, True)
     when = a.add_mutually_exclusive_group(required=True)
-    when.add_argument("--days", type=int, metavar="N", help="this many days pass")
-    when.add_argument("--to", type=int, metavar="DAY", help="up to this day of the calendar")
+    when.add_argument("--days", type=whole_number(0, 10**9), metavar="N", help="this many days pass")
+    when.add_argument("--to", type=whole_number(0, 10**12), metavar="DAY", help="up to this day of the calendar")
     when.add_argument("--by", metavar="'N UNIT'", help="in the ruleset's units: '2 months'")
     s = actions.add_parser("status", help="the armies now, what is scheduled, the journal")
     common(s, False)

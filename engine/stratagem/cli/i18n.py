@@ -23,6 +23,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from stratagem.cli.common import add_allow_path
 from stratagem.errors import Location, StratagemError
 
 CHECK_EPILOG = """examples:
@@ -61,6 +62,7 @@ def register(sub: Any) -> None:
                        help="check only this ruleset (a shipped id or a folder); repeatable")
     check.add_argument("--format", choices=("text", "json"), default="text",
                        help="output format (default: text)")
+    add_allow_path(check)
     check.set_defaults(run=run_check)
     show = inner.add_parser(
         "show",
@@ -77,6 +79,7 @@ def register(sub: Any) -> None:
                       help="also read this locale file or folder (after the others); repeatable")
     show.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                       help="a parameter; numbers are read as numbers; repeatable")
+    add_allow_path(show)
     show.set_defaults(run=run_show)
     export = inner.add_parser(
         "export", help="write one language's texts as a PO or XLIFF file",
@@ -244,6 +247,24 @@ def _parse_param(text: str) -> tuple[str, object]:
     return name, raw
 
 
+def _check_locale_file(path: Path) -> None:
+    """A file given to --locales must be a valid locale file (it is named, never quoted)."""
+    from stratagem.compile.pipeline import kind_of, locale_errors
+    from stratagem.errors import ValidationFailed
+    from stratagem.loader.yamlio import load_yaml
+
+    raw = load_yaml(path, document=True)
+    kind, errors = kind_of(raw, str(path))
+    if kind is not None and kind != "locale":
+        errors = [StratagemError(f"{path} is not a locale file (it says kind: {kind})",
+                                 hint="--locales names a locale file (pl.yaml) or a folder "
+                                      "of them")]
+    elif kind == "locale":
+        errors = locale_errors(raw, str(path))
+    if errors:
+        raise ValidationFailed(errors)
+
+
 def run_show(args: argparse.Namespace) -> int:
     from stratagem.cli.common import chosen_lang
     from stratagem.i18n.catalog import engine_catalog
@@ -257,6 +278,8 @@ def run_show(args: argparse.Namespace) -> int:
             raise StratagemError(f"{place}: no such file or folder",
                                  hint="--locales names a locale file (pl.yaml) or a folder of them",
                                  key="i18n.no_place", params={"place": place})
+        if not path.is_dir():
+            _check_locale_file(path)
         places.append(path)
     catalog = engine_catalog(chosen_lang(args.lang), *places)
     params: dict[str, Any] = {}

@@ -8,6 +8,8 @@ import time
 from typing import Any
 
 from stratagem.cli.common import (
+    add_allow_path,
+    seed_arg,
     add_format,
     add_lang,
     chosen_format,
@@ -65,7 +67,7 @@ def register(sub: Any) -> None:
     p.add_argument("scenario", help="scenario file (kind: scenario)")
     p.add_argument("-n", type=between(1, 1_000_000), default=1000,
                    help="number of battles, 1 to 1,000,000 (default 1000)")
-    p.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
+    p.add_argument("--seed", type=seed_arg, default=0, help="first seed (default 0)")
     p.add_argument("-j", "--jobs", type=between(1, 256), metavar="N",
                    help="fight the battles in N processes at once (default: one per CPU core "
                         "for 200 battles or more)")
@@ -78,6 +80,7 @@ def register(sub: Any) -> None:
                         "the same battles, byte for byte)")
     p.add_argument("--quiet", action="store_true",
                    help="no progress bar (there is none when stderr is not a terminal)")
+    add_allow_path(p)
     p.set_defaults(run=run)
 
 

@@ -6,7 +6,13 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from stratagem.cli.common import add_format, add_lang, chosen_lang, write_result
+from stratagem.cli.common import (
+    add_allow_path,
+    add_format,
+    add_lang,
+    chosen_lang,
+    write_result,
+)
 
 EPILOG = """examples:
   stratagem rate my-army.yaml
@@ -30,6 +36,7 @@ def register(sub: Any) -> None:
     add_lang(p)
     p.add_argument("--explain", action="store_true", help="show how each value arose")
     add_format(p)
+    add_allow_path(p)
     p.set_defaults(run=run)
 
 

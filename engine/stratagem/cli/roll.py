@@ -12,7 +12,7 @@ import random
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from stratagem.cli.common import add_format, add_lang
+from stratagem.cli.common import add_format, add_lang, seed_arg
 
 if TYPE_CHECKING:
     from stratagem.dice import Distribution
@@ -43,7 +43,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("expression", metavar="EXPR", help="the dice expression")
-    parser.add_argument("--seed", type=int, help="seed the dice, so the same roll comes again")
+    parser.add_argument("--seed", type=seed_arg, help="seed the dice, so the same roll comes again")
     parser.add_argument(
         "--dist", action="store_true", help="print the exact distribution instead of rolling"
     )

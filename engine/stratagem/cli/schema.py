@@ -10,6 +10,8 @@ from __future__ import annotations
 import argparse
 import json
 
+from stratagem.cli.common import add_allow_path
+
 KINDS = ("ruleset", "setting", "army", "scenario", "locale")
 
 EPILOG = """\
@@ -41,6 +43,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         help="a ruleset id (my-rules), a setting (my-rules/my-world) or a ruleset file; "
         "for army and scenario",
     )
+    add_allow_path(parser)
     parser.set_defaults(run=run, parser=parser)
 
 

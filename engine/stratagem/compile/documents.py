@@ -145,7 +145,8 @@ def build_army(ruleset: Ruleset, doc: Mapping[str, Any], parent: Entity,
 
 def build_scenario(ruleset: Ruleset, doc: Mapping[str, Any], base_dir: Path,
                    load: Any) -> Scenario:
-    """Build a scenario from its document; ``load(path)`` reads a referenced army file."""
+    """Build a scenario from its document; ``load(path, location)`` reads a referenced army
+    file (``path`` is the scenario's folder joined with the path the scenario wrote)."""
     builder = _Builder(ruleset, "scenario")
     errors: list[StratagemError] = []
     for key in doc:
@@ -173,7 +174,7 @@ def build_scenario(ruleset: Ruleset, doc: Mapping[str, Any], base_dir: Path,
             continue
         try:
             if "army" in side_node:
-                path = (base_dir / str(side_node["army"])).resolve()
+                path = base_dir / str(side_node["army"])
                 army_doc = load(path, where(side_node, "army"))
                 side = build_army(ruleset, army_doc, root, side_node)
             else:

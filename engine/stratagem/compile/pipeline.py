@@ -34,6 +34,7 @@ from stratagem.errors import (
 )
 from stratagem.i18n.catalog import parse_locale, record_locale_names
 from stratagem.i18n.names import NameBook, extract_names
+from stratagem.loader.access import STRICT, Access, is_file
 from stratagem.loader.limits import DEFAULT_LIMITS, LoadLimits
 from stratagem.loader.resolve import find_ruleset, load_document_chain
 from stratagem.compile.schemas import army_schema, scenario_schema
@@ -68,8 +69,9 @@ class LoadedRuleset:
     files: dict[Path, float] = field(default_factory=dict)
 
 
-#: path -> the ruleset loaded from it, across pipelines (reused until a file changes)
-_CACHE: dict[Path, LoadedRuleset] = {}
+#: (path, access) -> the ruleset loaded from it, across pipelines (reused until a file
+#: changes)
+_CACHE: dict[tuple[Path, Access], LoadedRuleset] = {}
 
 
 def _mtime(path: Path) -> float:
@@ -80,16 +82,20 @@ def _mtime(path: Path) -> float:
 
 
 class Pipeline:
-    """Reads files of every kind, loading (and compiling) each ruleset they name once."""
+    """Reads files of every kind, loading (and compiling) each ruleset they name once.
 
-    def __init__(self, limits: LoadLimits = DEFAULT_LIMITS) -> None:
+    ``access`` says which files the files read may name (:mod:`stratagem.loader.access`):
+    what a file names must lie under the folder of the file the user named."""
+
+    def __init__(self, limits: LoadLimits = DEFAULT_LIMITS, access: Access = STRICT) -> None:
         self.limits = limits
+        self.access = access
         self._active: set[Path] = set()
 
     # -- rulesets -------------------------------------------------------------------------
     def loaded(self, path: Path, ref: str | None = None) -> LoadedRuleset:
         """The merged, validated and compiled ruleset at ``path``, and its errors."""
-        key = path.resolve()
+        key = (path.resolve(), self.access)
         cached = _CACHE.get(key)
         if cached is not None and all(_mtime(f) == t for f, t in cached.files.items()):
             return cached
@@ -97,10 +103,12 @@ class Pipeline:
         _CACHE[key] = loaded
         return loaded
 
-    def ruleset(self, ref: str | Path, base_dir: Path | None = None) -> Ruleset:
-        """The compiled ruleset named by id (``my-rules``, ``my-rules/my-world``) or path;
+    def ruleset(self, ref: str | Path, base_dir: Path | None = None,
+                home: Path | None = None) -> Ruleset:
+        """The compiled ruleset named by id (``my-rules``, ``my-rules/my-world``) or path
+        (written in a file of the folder ``home``, or given by the user when None);
         raises :class:`ValidationFailed` with every error."""
-        path = find_ruleset(str(ref), base_dir)
+        path = find_ruleset(str(ref), base_dir, self.access, home)
         loaded = self.loaded(path, str(ref))
         if loaded.ruleset is None:
             raise _fail(loaded.errors)
@@ -109,7 +117,7 @@ class Pipeline:
     def _load_ruleset(self, path: Path, ref: str | None) -> LoadedRuleset:
         read: list[Path] = []
         try:
-            doc, chain = load_document_chain(path, self.limits, read=read)
+            doc, chain = load_document_chain(path, self.limits, read=read, access=self.access)
         except StratagemError as err:
             return LoadedRuleset(None, errors=errors_of(err),
                                  files={f: _mtime(f) for f in read})
@@ -125,7 +133,7 @@ class Pipeline:
         if errors:
             return LoadedRuleset(doc, errors=errors, files=files)
         rs.path = str(path)
-        rs.locale_files = _locale_files(chain)
+        rs.locale_files = _locale_files(chain, self.access)
         rs.template_dirs = _folders(chain, "templates")
         rs.overlays = [_overlay_name(file) for file in chain[1:]]
         files.update({f: _mtime(f) for paths in rs.locale_files.values() for f in paths})
@@ -134,8 +142,10 @@ class Pipeline:
             return LoadedRuleset(doc, errors=errors, files=files)
         return LoadedRuleset(doc, rs, files=files)
 
-    def ruleset_for(self, doc: Any, path: Path, kind: str | None = None) -> Ruleset:
-        """The ruleset an army or scenario file names in its `ruleset:` key."""
+    def ruleset_for(self, doc: Any, path: Path, kind: str | None = None,
+                    home: Path | None = None) -> Ruleset:
+        """The ruleset an army or scenario file names in its `ruleset:` key (a path must lie
+        under ``home``, the folder of the file the user named; default: the file's own)."""
         ref = doc.get("ruleset") if hasattr(doc, "get") else None
         if not isinstance(ref, str) or not ref.strip():
             errors = validate_document(doc, kind) if kind else []
@@ -146,7 +156,7 @@ class Pipeline:
                                  else where(doc), hint="add e.g. `ruleset: my-rules`",
                                  key="loader.no_ruleset")
         try:
-            return self.ruleset(ref, path.parent)
+            return self.ruleset(ref, path.parent, home or path.parent)
         except ValidationFailed:
             raise
         except StratagemError as err:
@@ -163,7 +173,7 @@ class Pipeline:
         into ``names`` (i18n/names.py)."""
         kinds = (kind,) if isinstance(kind, str) else kind
         named = " or ".join(a_or_an(k) for k in kinds)
-        if not path.is_file():
+        if not is_file(path) and not os.path.lexists(path):
             raise StratagemError(f"no such {' or '.join(kinds)} file: {path}",
                                  location=location,
                                  hint="paths in a scenario are relative to the scenario file"
@@ -171,7 +181,7 @@ class Pipeline:
                                  key="api.no_file", hint_key="api.relative.hint"
                                  if location is not None else "api.check_path.hint",
                                  params={"kind": " or ".join(kinds), "path": str(path)})
-        raw = load_yaml(path, self.limits)
+        raw = load_yaml(path, self.limits, document=True)
         if isinstance(raw, PosDict) and names is not None:
             extract_names(raw, names)
             record_locale_names(path.parent / "locales", names)
@@ -232,8 +242,12 @@ class Pipeline:
 
     def army_doc(self, path: Path, location: Location | None, folder: Path,
                  names: NameBook | None = None) -> PosDict:
-        """An army file a scenario names, checked as ``validate`` checks one on its own."""
-        if not path.is_file():
+        """An army file a scenario names, checked as ``validate`` checks one on its own (it
+        must lie under the scenario's ``folder``)."""
+        ref = str(path.relative_to(folder)) if path.is_relative_to(folder) else str(path)
+        self.access.check(path, folder, ref, location, "the army file")
+        path = path.resolve()
+        if not is_file(path):
             raise StratagemError(f"army file not found: {os.path.relpath(path, folder)}",
                                  location=location,
                                  hint=f"the path is relative to the scenario's folder ({folder})",
@@ -247,7 +261,7 @@ class Pipeline:
         self._active.add(key)
         try:
             raw = self.document(path, "army", location, names)
-            rs = self.ruleset_for(raw, path, "army")
+            rs = self.ruleset_for(raw, path, "army", folder)
             self.side_schema(raw, "army", rs)
         finally:
             self._active.discard(key)
@@ -270,8 +284,13 @@ class Pipeline:
         except StratagemError as err:
             return errors_of(err)
         for name, army in raw["armies"].items():
-            file = path.parent / str(army)
-            if not file.is_file():
+            try:
+                file = self.access.reference(str(army), path.parent, path.parent,
+                                             raw["armies"].where(name), "the army file")
+            except StratagemError as err:
+                errors.append(err)
+                continue
+            if not is_file(file):
                 errors.append(StratagemError(
                     f"army file not found: {army}", location=raw["armies"].where(name),
                     hint=f"the paths are relative to the campaign's folder ({path.parent})",
@@ -287,7 +306,7 @@ class Pipeline:
         translation check loads it: its kind, and the ruleset, army or scenario (None for
         a locale file). Raises :class:`ValidationFailed` with every error, in file order."""
         path = Path(path)
-        raw = load_yaml(path, self.limits)
+        raw = load_yaml(path, self.limits, document=True)
         kind, errors = kind_of(raw, str(path))
         if kind is None:
             raise _fail(errors)
@@ -340,12 +359,14 @@ def _overlay_name(path: Path) -> str:
     return path.name
 
 
-def _locale_files(chain: list[Path]) -> dict[str, list[Path]]:
-    """Locale files of a ruleset and the ones it extends, base first, per language."""
+def _locale_files(chain: list[Path], access: Access) -> dict[str, list[Path]]:
+    """Locale files of a ruleset and the ones it extends, base first, per language (a
+    link that leads out of the ruleset's folder is not one)."""
     out: dict[str, list[Path]] = {}
     for folder in _folders(chain, "locales"):
         for loc in sorted(folder.glob("*.yaml")):
-            out.setdefault(loc.stem, []).append(loc)
+            if access.confined(loc, folder.parent):
+                out.setdefault(loc.stem, []).append(loc)
     return out
 
 
@@ -418,7 +439,7 @@ def load_ruleset(ref: str | Path, base_dir: Path | None = None) -> Ruleset:
 
 
 def validate_file(path: Path | str, limits: LoadLimits = DEFAULT_LIMITS) -> list[StratagemError]:
-    return Pipeline(limits).validate(path)
+    return Pipeline(limits, DEFAULT.access).validate(path)
 
 
 def ruleset_for_document(doc: Mapping[str, Any], path: Path) -> Ruleset:

@@ -33,6 +33,7 @@ from stratagem.i18n.language import Language, is_number
 from stratagem.i18n.messages import Message, MessageSyntaxError, parse_message
 from stratagem.i18n.names import NameBook
 from stratagem.i18n.plural import PluralRule
+from stratagem.loader.access import STRICT
 from stratagem.loader.yamlio import load_yaml
 
 #: The language every other falls back to.
@@ -276,7 +277,7 @@ def find_locale_files(
         place = Path(place)
         if place.is_dir():
             for path in sorted(place.glob("*.yaml")):
-                if wanted is None or path.stem in wanted:
+                if (wanted is None or path.stem in wanted) and STRICT.confined(path, place):
                     found.append(path)
         elif wanted is None or place.stem in wanted:
             found.append(place)

@@ -45,6 +45,7 @@ from stratagem.i18n.catalog import (
 from stratagem.i18n.engine_keys import engine_keys
 from stratagem.i18n.messages import Message
 from stratagem.i18n.plural import plural_rule
+from stratagem.loader.access import STRICT
 
 
 @dataclass
@@ -349,10 +350,12 @@ def _where_in(files: list[LocaleFile]) -> dict[str, Location]:
 
 
 def files_by_language(folder: Path) -> dict[str, list[Path]]:
-    """``{lang: [folder/<lang>.yaml]}`` for the locale files in ``folder`` (empty if none)."""
+    """``{lang: [folder/<lang>.yaml]}`` for the locale files in ``folder`` (empty if none;
+    a link out of the ruleset's folder is none)."""
     if not folder.is_dir():
         return {}
-    return {path.stem: [path] for path in sorted(folder.glob("*.yaml"))}
+    return {path.stem: [path] for path in sorted(folder.glob("*.yaml"))
+            if STRICT.confined(path, folder.parent)}
 
 
 def check_engine(extra: Mapping[str, list[Path]] | None = None) -> CheckReport:

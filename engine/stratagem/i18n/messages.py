@@ -433,15 +433,23 @@ def _plurals(parts: tuple[Part, ...]) -> list[tuple[str, frozenset[str]]]:
 
 
 def _lookup(params: Mapping[str, object], arg: Arg) -> object:
+    """The value ``{a.b.c}`` names: keys of maps, members of entities (what a rule may
+    read), public attributes of other values; never a method or anything private (``_``):
+    a placeholder cannot print ``<bound method ...>`` or reach the objects behind a value."""
     value = params.get(arg.path[0], _MISSING)
     for segment in arg.path[1:]:
-        if value is _MISSING or value is None:
+        if value is _MISSING or value is None or segment.startswith("_"):
             return _MISSING
         if isinstance(value, Mapping):
             value = value.get(segment, _MISSING)
+        elif callable(getattr(type(value), "member", None)):
+            try:
+                value = value.member(segment)  # type: ignore[attr-defined]
+            except (AttributeError, KeyError, LookupError):
+                return _MISSING
         else:
             value = getattr(value, segment, _MISSING)
-    return value
+    return _MISSING if callable(value) else value
 
 
 def _as_number(value: object) -> int | float | Fraction | Decimal | None:
