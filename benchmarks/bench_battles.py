@@ -156,7 +156,13 @@ def main() -> int:
     scenarios = args.scenarios or sorted((HERE / "scenarios").glob("*.yaml"))
     from stratagem import _native
     from stratagem.api import load_scenario
+    from stratagem.compile import pipeline
     from stratagem.errors import StratagemError
+    from stratagem.loader.access import Access
+
+    # The skirmish scenario names the test ruleset (tests/engine/skirmish) by a path out of
+    # its folder, which the file-access policy refuses unless allowed (docs/security.md).
+    pipeline.DEFAULT.access = Access.allowing([HERE.parent / "tests"])
 
     missed: list[str] = []
     print(f"Python {sys.version.split()[0]}, engine: {_native.build()} "

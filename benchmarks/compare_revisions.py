@@ -43,6 +43,13 @@ import gc, sys, time
 sys.path.insert(0, sys.argv[1])
 import stratagem
 from stratagem.api import load_scenario, run_battle
+try:  # the skirmish scenario names tests/engine/skirmish: allowed where a policy exists
+    from pathlib import Path
+    from stratagem.compile import pipeline
+    from stratagem.loader.access import Access
+    pipeline.DEFAULT.access = Access.allowing([Path.cwd() / "tests"])
+except ImportError:
+    pass
 scenario = load_scenario(sys.argv[2])
 gc.freeze()
 n = int(sys.argv[3])

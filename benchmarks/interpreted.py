@@ -22,6 +22,12 @@ from pathlib import Path
 import stratagem
 from stratagem._native import build
 from stratagem.api import load_scenario, run_battle
+from stratagem.compile import pipeline
+from stratagem.loader.access import Access
+
+# The skirmish scenario names the test ruleset (tests/engine/skirmish) by a path that leaves
+# its folder, which the file-access policy refuses unless allowed (docs/security.md).
+pipeline.DEFAULT.access = Access.allowing([Path(__file__).resolve().parent.parent / "tests"])
 
 
 def interpreted(scenario_path: str, n: int) -> list[tuple[str, int, float]]:

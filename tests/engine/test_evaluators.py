@@ -20,6 +20,7 @@ import stratagem.compile.pipeline
 from stratagem.api import load_scenario, run_battle
 from stratagem.cli import main
 from stratagem.errors import StratagemError
+from stratagem.loader.access import Access
 from stratagem.loader.yamlio import load_yaml
 from stratagem.model.entities import MAX_DERIVED_DEPTH
 
@@ -41,6 +42,9 @@ def _collect() -> tuple[list[Path], list[Path]]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("STRATAGEM_EVALUATOR", "compiled")
         patch.setattr(stratagem.compile.pipeline, "_CACHE", _CACHES["compiled"])
+        # collected before the fixtures run: let the skirmish scenario read its test ruleset
+        patch.setattr(stratagem.compile.pipeline.DEFAULT, "access",
+                      Access.allowing([ROOT / "tests"]))
         for path in CANDIDATES:
             try:
                 load_scenario(path)
@@ -154,6 +158,9 @@ def test_a_battle_without_a_trace_ends_the_same(path, monkeypatch):
     # change, so the end state is the one of the same battle fought with its trace.
     with monkeypatch.context() as patch:
         patch.setattr(stratagem.compile.pipeline, "_CACHE", _CACHES["compiled"])
+        # collected before the fixtures run: let the skirmish scenario read its test ruleset
+        patch.setattr(stratagem.compile.pipeline.DEFAULT, "access",
+                      Access.allowing([ROOT / "tests"]))
         scenario = load_scenario(path)
     for seed in SEEDS:
         traced = run_battle(scenario, seed=seed, tracing=True)
