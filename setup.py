@@ -30,6 +30,7 @@ COMPILED = [
     "interp/dicesource.py",
     "expr/core.py",
     "expr/compiled.py",
+    "expr/bounds.py",
     "dice/roller.py",
 ]
 HERE = os.path.dirname(os.path.abspath(__file__))
