@@ -234,6 +234,7 @@ def _parse(file: str, text: str, limits: LoadLimits) -> Any:
     # libyaml parser does it, ten times faster than the pure-Python one, same nodes.
     yaml = YAML(typ="safe", pure=PURE_PYTHON_PARSER)
     try:
+        _check_depth(yaml, file, text, limits)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # a reused anchor is legal YAML
             node = yaml.compose(text)
@@ -255,6 +256,34 @@ def _parse(file: str, text: str, limits: LoadLimits) -> Any:
     if builder.errors:
         raise ValidationFailed(builder.errors)
     return data
+
+
+#: A file with fewer characters that can open a map or a list than this is composed at once:
+#: it cannot nest deeper (the C composer recurses on the C stack, so a file nested 100,000
+#: levels deep would crash it before any bound is checked).
+_SAFE_OPENERS = 5000
+
+
+def _check_depth(yaml: Any, file: str, text: str, limits: LoadLimits) -> None:
+    """Refuse a file nested deeper than the bound before it is composed: its events are
+    counted, which costs no recursion (only for a file that could nest that deep)."""
+    if sum(text.count(c) for c in "[{-?:") <= _SAFE_OPENERS:
+        return
+    from ruamel.yaml.error import YAMLError
+    from ruamel.yaml.events import CollectionEndEvent, CollectionStartEvent
+
+    depth = 0
+    try:
+        for event in yaml.parse(text):
+            if isinstance(event, CollectionStartEvent):
+                depth += 1
+                if depth > limits.max_depth + 1:
+                    mark = event.start_mark
+                    raise _too_deep(Location(file, mark.line + 1, mark.column + 1), limits)
+            elif isinstance(event, CollectionEndEvent):
+                depth -= 1
+    except YAMLError:
+        return  # composing reports it, with its place
 
 
 def _too_deep(location: Location, limits: LoadLimits) -> LimitError:
