@@ -15,6 +15,7 @@ from stratagem.api import load_scenario, run_battle
 from stratagem.compile.decisions import compile_decisions
 from stratagem.errors import StratagemError
 from stratagem.i18n.catalog import translator
+from stratagem.interp.context import Run
 from stratagem.interp.decisions import reason_text
 from stratagem.interp.trace import Label
 from stratagem.model.decisions import Reason, merge_decisions
@@ -228,8 +229,9 @@ _WORKER_SCENARIO: Scenario | None = None
 _WORKER_ERROR: StratagemError | None = None
 
 
-def _start_worker(path: str | None) -> None:
+def _start_worker(path: str | None, seconds: float | None = None) -> None:
     global _WORKER_SCENARIO, _WORKER_ERROR
+    Run.SECONDS = seconds  # a spawned worker knows the command's --max-seconds only so
     # Ctrl-C is the parent's to handle: it stops the workers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if _WORKER_SCENARIO is None and path is not None:
@@ -271,7 +273,7 @@ def _in_processes(scenario: Scenario, chunks: list[tuple[int, int]],
     results: dict[int, Fought] = {}
     stopped = len(chunks)
     done = 0
-    pool = context.Pool(min(jobs, len(chunks)), _start_worker, (scenario.path,))
+    pool = context.Pool(min(jobs, len(chunks)), _start_worker, (scenario.path, Run.SECONDS))
     try:
         for index, fought in pool.imap_unordered(_worker_fight, tasks):
             results[index] = fought

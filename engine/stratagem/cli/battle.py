@@ -10,9 +10,11 @@ from typing import TYPE_CHECKING, Any
 from stratagem.cli.common import (
     add_format,
     add_lang,
+    add_max_seconds,
     add_table_options,
     ask,
     chosen_lang,
+    limit_seconds,
     parse_decisions,
     parse_dice_list,
     write_result,
@@ -51,6 +53,7 @@ def register(sub: Any) -> None:
                    help="after the scripted dice run out, roll seeded dice")
     p.add_argument("--replay", metavar="TRACE.json",
                    help="fight again with the dice and decisions recorded by --json")
+    add_max_seconds(p)
     p.set_defaults(run=run, parser=p)
 
 
@@ -87,6 +90,7 @@ def run(args: argparse.Namespace) -> int:
     from stratagem.api import load_scenario, replay_inputs, run_battle
     from stratagem.report import translator
 
+    limit_seconds(args)
     scenario = load_scenario(args.scenario)
     dice = parse_dice_list(args.dice) if args.dice else None
     decisions = parse_decisions(args.decide)

@@ -8,9 +8,11 @@ from typing import Any
 
 from stratagem.cli.common import (
     add_lang,
+    add_max_seconds,
     add_table_options,
     ask,
     chosen_lang,
+    limit_seconds,
     parse_decisions,
     parse_dice_list,
 )
@@ -49,6 +51,8 @@ def register(sub: Any) -> None:
             q.add_argument("--seed", type=int, default=None,
                            help="seed of the dice (default: the scenario's, else the number "
                            "of the journal entry)")
+        if writes:
+            add_max_seconds(q)
         q.add_argument("--wait", type=float, default=0.0, metavar="SECONDS",
                        help="wait this long for another command on the campaign to finish")
         q.set_defaults(run=run)
@@ -82,6 +86,7 @@ def run(args: argparse.Namespace) -> int:
     from stratagem.campaign import store
     from stratagem.campaign.war import load_campaign
 
+    limit_seconds(args)
     lang = chosen_lang(args.lang)
     path = Path(args.campaign)
     if not path.is_file():

@@ -42,6 +42,30 @@ def add_lang(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lang", default=None, metavar="LANG", help=LANGS_HELP)
 
 
+def add_max_seconds(parser: argparse.ArgumentParser) -> None:
+    """--max-seconds: the time one battle may take."""
+    parser.add_argument("--max-seconds", type=_seconds, default=None, metavar="SECONDS",
+                        help="stop with an error a battle that runs longer than this")
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text[:40]!r}"
+                                         ) from None
+    if not 0 < value <= 86_400:
+        raise argparse.ArgumentTypeError("expected seconds between 0 and 86400 (a day)")
+    return value
+
+
+def limit_seconds(args: argparse.Namespace) -> None:
+    """Each battle this command fights stops after ``--max-seconds`` (if given)."""
+    from stratagem.interp.context import Run
+
+    Run.SECONDS = getattr(args, "max_seconds", None)
+
+
 def add_table_options(parser: argparse.ArgumentParser) -> None:
     """--dice, --decide and --interactive: the dice and decisions of the table."""
     parser.add_argument("--dice", metavar="LIST", default=None,

@@ -15,6 +15,7 @@ from stratagem.compile.compiler import Compiler, compile_derived, compile_kinds,
 from stratagem.dice import DiceDialect
 from stratagem.errors import Location, StratagemError, ValidationFailed
 from stratagem.expr import Expr
+from stratagem.expr.bounds import describe_number
 from stratagem.model.entities import EntityKind
 from stratagem.model.ruleset import RUN_CAPS, TOP_LEVEL, Ruleset, RunLimits
 from stratagem.model.steps import Procedure, block
@@ -106,10 +107,10 @@ def _limits(c: Compiler, doc: Mapping[str, Any]) -> RunLimits:
             c.error(f"unknown limit '{key}'", c.key_where(limits, key),
                     hint=closest(key, RUN_CAPS) or "limits: " + ", ".join(RUN_CAPS))
         elif isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            c.error(f"limits.{key} must be a whole number of at least 1, got {short(value)}",
+            c.error(f"limits.{key} must be a whole number of at least 1, got {describe_number(value)}",
                     loc, hint=f"e.g. {key}: {getattr(RunLimits(), str(key)):_}")
         elif value > cap:
-            c.error(f"limits.{key} is {short(value)}, over the hard cap of {cap:,} that the "
+            c.error(f"limits.{key} is {describe_number(value)}, over the hard cap of {cap:,} that the "
                     "engine sets", loc,
                     hint=f"a ruleset may lower a limit, and raise it up to {cap:_}")
         else:

@@ -18,7 +18,7 @@ from stratagem.model.steps import KIND, Step
 
 
 #: Steps between two looks at the clock (``--max-seconds``) and at ``limits.max_steps``.
-CHECK_EVERY = 10_000
+CHECK_EVERY = 1000
 
 
 class BreakLoop(Exception):
@@ -35,6 +35,10 @@ class Return(Exception):
 
 class Run:
     """Everything one battle (or one rating) needs while its steps execute."""
+
+    #: The seconds each battle of this process may run (the command's ``--max-seconds``),
+    #: or None: no bound.
+    SECONDS: float | None = None
 
     def __init__(self, ruleset: Ruleset, root: Entity, dice: DiceSource,
                  decisions: Decisions, *, tracing: bool = True) -> None:
@@ -59,6 +63,7 @@ class Run:
         #: the entities the battle may still create (limits.max_entities)
         self.entities_left = self.limits.max_entities
         METER.reset(self.limits.max_work)
+        self.limit_time(Run.SECONDS)
         #: The language of messages raised while running (the report picks its own).
         self.lang = "en"
         self._translator: Translator | None = None

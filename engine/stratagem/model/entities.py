@@ -104,7 +104,8 @@ class FieldSpec:
         try:
             return stored(value)
         except ValueTooLarge as err:
-            raise _field_error(owner, self, err.message, where, hint=err.hint) from None
+            raise _field_error(owner, self, f"cannot hold it: {err.message}", where,
+                               hint=err.hint if changed else None) from None
 
 
 def _whole(value: float | Fraction) -> bool:
