@@ -17,7 +17,10 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
 
-#: The compiled modules, as paths of the `stratagem` package under engine/.
+#: The compiled modules, as paths of the `stratagem` package under engine/: every module
+#: whose functions run inside a battle (compile/ruleset.py makes the formulas and table
+#: functions that expressions call). A profile of a compiled build lists only the
+#: functions that still run as Python (`benchmarks/interpreted.py`).
 COMPILED = [
     "model/entities.py",
     "model/ruleset.py",
@@ -28,6 +31,8 @@ COMPILED = [
     "interp/context.py",
     "interp/trace.py",
     "interp/dicesource.py",
+    "interp/decisions.py",
+    "compile/ruleset.py",
     "expr/core.py",
     "expr/compiled.py",
     "expr/bounds.py",

@@ -14,11 +14,20 @@ and the ratio B/A (below 1: B is faster).
 A revision with setup.py is compiled as its install compiles it (mypyc: a wheel since
 the src layout, `engine/stratagem/`; before it, in place), unless --pure is given: then
 both run their sources as plain Python. The table says which engine each ran.
+
+A revision's figures include what its rulesets do. `--rules-of a` (or `b`) gives both
+engines the rulesets and scenarios of one revision, so the table measures the engines
+alone (an older engine may refuse a newer ruleset: then use the older one's).
+
+On a machine busy with other work, `--instructions` counts instructions instead of
+seconds (valgrind's callgrind, run with N battles and with none: the difference over N),
+the same count on every run, whatever else the machine is doing; one round suffices.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import shutil
 import subprocess
 import sys
@@ -77,13 +86,51 @@ def export(revision: str | None, into: Path, compile_: bool) -> Path:
     return into
 
 
+def rulesets_of(tree: Path) -> Path:
+    """Where the engine in ``tree`` reads its shipped rulesets."""
+    installed = tree / "pkgroot" / "stratagem" / "_data" / "rulesets"
+    return installed if installed.is_dir() else tree / "rulesets"
+
+
+def share_rules(source: Path, target: Path) -> None:
+    """Give the engine in ``target`` the rulesets and benchmark scenarios of ``source``
+    (with the test ruleset the skirmish scenario names)."""
+    pairs = [(rulesets_of(target), rulesets_of(source))]
+    pairs += [(target / folder, source / folder)
+              for folder in ("benchmarks/scenarios", "tests/engine/skirmish")]
+    for ours, theirs in pairs:
+        shutil.rmtree(ours, ignore_errors=True)
+        if theirs.is_dir():
+            shutil.copytree(theirs, ours)
+
+
+def child(tree: Path, scenario: str, n: int, prefix: list[str]) -> str:
+    path = tree / "benchmarks" / "scenarios" / f"{scenario}-12v12.yaml"
+    return subprocess.run([*prefix, sys.executable, "-c", CHILD, str(tree / "pkgroot"),
+                           str(path), str(n)],
+                          check=True, capture_output=True, text=True, cwd=tree)
+
+
 def ms_per_battle(tree: Path, scenario: str, n: int) -> tuple[str, float]:
     """Which engine ran, and its ms a battle."""
-    path = tree / "benchmarks" / "scenarios" / f"{scenario}-12v12.yaml"
-    out = subprocess.run([sys.executable, "-c", CHILD, str(tree / "pkgroot"), str(path), str(n)],
-                         check=True, capture_output=True, text=True, cwd=tree).stdout
+    out = child(tree, scenario, n, []).stdout
     build, ms = out.strip().splitlines()[-1].split()
     return build, float(ms)
+
+
+def instructions_per_battle(tree: Path, scenario: str, n: int) -> tuple[str, float]:
+    """Which engine ran, and the millions of instructions a battle takes."""
+    counts = []
+    for battles in (0, n):
+        with tempfile.TemporaryDirectory() as tmp:
+            done = child(tree, scenario, battles, [
+                "valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/out"])
+        found = re.search(r"Collected : (\d+)", done.stderr)
+        if found is None:
+            raise SystemExit(f"valgrind printed no count:\n{done.stderr[-2000:]}")
+        counts.append(int(found.group(1)))
+    build = done.stdout.strip().splitlines()[-1].split()[0]
+    return build, (counts[1] - counts[0]) / n / 1e6
 
 
 def main() -> int:
@@ -97,19 +144,29 @@ def main() -> int:
                         help="only these scenarios (repeatable; default: all)")
     parser.add_argument("--pure", action="store_true",
                         help="run both as plain Python (do not compile either)")
+    parser.add_argument("--rules-of", choices=("a", "b"),
+                        help="run both engines on the rulesets and scenarios of A or B")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count instructions (valgrind) instead of timing")
     args = parser.parse_args()
+    measure = instructions_per_battle if args.instructions else ms_per_battle
+    unit = "M instructions" if args.instructions else "ms"
     with tempfile.TemporaryDirectory() as tmp:
         tree_a = export(args.a, Path(tmp) / "a", not args.pure)
         tree_b = export(args.b, Path(tmp) / "b", not args.pure)
-        print(f"| scenario | A {args.a} (ms) | B {args.b or 'work tree'} (ms) | B/A |")
+        if args.rules_of == "a":
+            share_rules(tree_a, tree_b)
+        elif args.rules_of == "b":
+            share_rules(tree_b, tree_a)
+        print(f"| scenario | A {args.a} ({unit}) | B {args.b or 'work tree'} ({unit}) | B/A |")
         print("| --- | ---: | ---: | ---: |")
         for scenario in args.scenario or SCENARIOS:
             best_a = best_b = float("inf")
-            for _ in range(args.rounds):
-                build_a, ms = ms_per_battle(tree_a, scenario, args.n)
-                best_a = min(best_a, ms)
-                build_b, ms = ms_per_battle(tree_b, scenario, args.n)
-                best_b = min(best_b, ms)
+            for _ in range(1 if args.instructions else args.rounds):
+                build_a, cost = measure(tree_a, scenario, args.n)
+                best_a = min(best_a, cost)
+                build_b, cost = measure(tree_b, scenario, args.n)
+                best_b = min(best_b, cost)
             print(f"| {scenario} | {best_a:.3f} ({build_a}) | {best_b:.3f} ({build_b}) | "
                   f"{best_b / best_a:.3f} |", flush=True)
     return 0

@@ -17,6 +17,7 @@ from stratagem.compile import pipeline
 from stratagem.compile.decisions import compile_decisions
 from stratagem.compile.pipeline import load_ruleset
 from stratagem.errors import StratagemError, in_order
+from stratagem.i18n.names import NameBook
 from stratagem.interp.context import Run
 from stratagem.interp.decisions import Decisions
 from stratagem.interp.dicesource import (
@@ -105,6 +106,8 @@ class BattleResult:
     decisions: dict[str, Any] = field(default_factory=dict)
     #: (decision, subject, why) of every fallback the battle took
     fallbacks: set[tuple[str, str, Reason]] = field(default_factory=set)
+    #: The battle's names in other languages (its files' ``name: {en: ..., ru: ...}``).
+    names: NameBook = field(default_factory=NameBook)
 
     def report(self, lang: str = "en", explain: bool = False) -> str:
         return render_report(self, lang=lang, explain=explain)
@@ -173,7 +176,7 @@ def run_battle(scenario: str | Path | Scenario, *, seed: int | None = None,
     scripted = len(dice) if dice is not None else None
     return BattleResult(rs, root, start, run.trace, seed if dice is None else None, scripted,
                         scenario.name, getattr(source, "log", []), decided.taken,
-                        decided.fallbacks)
+                        decided.fallbacks, names=scenario.names or NameBook())
 
 
 #: What `battle --json` writes (schemas/trace.schema.json describes it).
@@ -210,6 +213,7 @@ class RatedArmy:
     ruleset: Ruleset
     side: Entity
     trace: list[Event]
+    names: NameBook = field(default_factory=NameBook)
 
     def report(self, lang: str = "en", explain: bool = False) -> str:
         return render_rating(self, lang=lang, explain=explain)
@@ -244,4 +248,4 @@ def rate_army(army: str | Path | Army, *, explain: bool = True,
     if proc:
         (param,) = rs.procedures[proc].params
         call(run, proc, {param: army.side})
-    return RatedArmy(rs, army.side, run.trace)
+    return RatedArmy(rs, army.side, run.trace, army.names or NameBook())

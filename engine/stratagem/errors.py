@@ -3,13 +3,74 @@
 Every error carries *where* (a file position or a path inside a document),
 *what* went wrong in the user's terms, and a *hint* on how to fix it. The
 command line prints these and exits 1; it never shows a traceback for them.
+
+An error may also carry a message *key* and its *parameters*: where it is
+printed, :meth:`StratagemError.render` is given the user's catalog
+(:class:`Texts`) and shows the key's text in their language; the English
+text written at the raise site is the fallback. A key's hint is the key
+``<key>.hint`` (or the error's ``hint_key``), given the same parameters. The
+texts live in the engine's locale files (``engine/stratagem/locales/``);
+``stratagem i18n check`` finds the keys in the code.
 """
 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Protocol
+
+
+@dataclass(frozen=True)
+class Term:
+    """A word inside an error that is translated too ("a number", "a list"): the catalog shows
+    the text of ``key``, the English ``fallback`` without one."""
+
+    key: str
+    fallback: str
+    #: The parameters of the key's text, as pairs.
+    params: tuple[tuple[str, object], ...] = ()
+
+    def __str__(self) -> str:
+        return self.fallback
+
+
+@dataclass(frozen=True)
+class Either:
+    """Words joined by "or" in the reader's language: 'a', 'b' or 'c'."""
+
+    terms: tuple[object, ...]
+
+    def __str__(self) -> str:
+        words = [str(t) for t in self.terms]
+        return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+class Keyed(str):
+    """An English text (a prompt, a note) that also carries its message key and parameters,
+    so that where it is shown it can be shown in the reader's language."""
+
+    key: str
+    params: dict[str, object]
+
+    def __new__(cls, text: str, key: str, **params: object) -> Keyed:
+        self = super().__new__(cls, text)
+        self.key = key
+        self.params = params
+        return self
+
+    def localized(self, texts: Texts | None) -> str:
+        """The text in the language of ``texts`` (this English text without)."""
+        shown = texts.keyed(self.key, self.params) if texts is not None else None
+        return shown if shown is not None else str(self)
+
+
+class Texts(Protocol):
+    """What an error needs to show itself in a language (a catalog has it)."""
+
+    def keyed(self, key: str, params: Mapping[str, object]) -> str | None:
+        """The text of ``key`` with ``params``, or None when no language has the key."""
 
 
 @dataclass(frozen=True)
@@ -39,7 +100,7 @@ class Location:
 
 
 def describe(location: Location | None, message: str, context: str | None = None,
-             hint: str | None = None) -> str:
+             hint: str | None = None, texts: Texts | None = None) -> str:
     """How every error reads, from every command: ``file:line:col: message ($.path)`` (the
     place first, as editors and compilers write it), the source line with a caret, the
     hint."""
@@ -51,8 +112,13 @@ def describe(location: Location | None, message: str, context: str | None = None
     if context:
         lines.append(context)
     if hint:
-        lines.append(f"  hint: {hint}")
+        label = texts.keyed("error.hint_label", {}) if texts is not None else None
+        lines.append(f"  {label or 'hint'}: {hint}")
     return "\n".join(lines)
+
+
+#: How every check writes its suggestion for a misspelt name.
+_DID_YOU_MEAN = re.compile(r"did you mean ('[^']*'(?: or '[^']*')*)\?")
 
 
 #: How many characters of a long line :func:`caret` shows around the caret.
@@ -95,6 +161,9 @@ class StratagemError(Exception):
         hint: str | None = None,
         location: Location | None = None,
         context: str | None = None,
+        key: str | None = None,
+        params: Mapping[str, object] | None = None,
+        hint_key: str | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -102,24 +171,79 @@ class StratagemError(Exception):
         self.location = location
         #: Optional extra lines shown under the message (e.g. the source line with a caret).
         self.context = context
+        #: The message key of ``message`` (its text in every language), and its parameters.
+        self.key = key
+        self.params: dict[str, object] = dict(params or {})
+        #: The key of the hint (default ``<key>.hint``); it is given the same parameters.
+        self.hint_key = hint_key
+
+    def keyed(self, key: str, message: str, hint: str | None = None,
+              **params: object) -> StratagemError:
+        """Set the key, English text, hint and parameters at once (for re-worded errors)."""
+        self.key, self.message, self.params = key, message, dict(params)
+        if hint is not None:
+            self.hint = hint
+        return self
+
+    def localized(self, texts: Texts | None = None) -> str:
+        """The message in the language of ``texts`` (the English one without)."""
+        if texts is not None and self.key:
+            shown = texts.keyed(self.key, self.params)
+            if shown is not None:
+                return shown
+        return self.message
+
+    def localized_hint(self, texts: Texts | None = None) -> str | None:
+        """The hint in the language of ``texts`` (the English one without).
+
+        A "did you mean 'a' or 'b'?" hint, written the same way by every check, is
+        shown as ``hint.did_you_mean``; any other as ``hint_key`` (``<key>.hint``).
+        """
+        if texts is None or not self.hint:
+            return self.hint
+        close = suggestion(self.hint)
+        hint_key = self.hint_key or (self.key + ".hint" if self.key else None)
+        shown = None
+        if close is not None:
+            shown = texts.keyed(close.key, dict(close.params))
+        elif hint_key:
+            shown = texts.keyed(hint_key, self.params)
+        return shown if shown is not None else self.hint
+
+    def add_hint(self, english: str, key: str, alone_key: str,
+                 **params: object) -> StratagemError:
+        """Add to the hint (after ``; ``, or as the hint when there is none): ``english`` in
+        English, ``key`` (given the earlier hint as ``{earlier}``) or ``alone_key`` in the
+        reader's language, with ``params`` added to the error's."""
+        said: dict[str, object] = {**self.params, **params}
+        if self.hint:
+            said["earlier"] = suggestion(self.hint) or Term(
+                self.hint_key or (f"{self.key}.hint" if self.key else ""), self.hint,
+                tuple(self.params.items()))
+        self.hint = f"{self.hint}; {english}" if self.hint else english
+        self.hint_key = key if self.hint != english else alone_key
+        self.params = said
+        return self
 
     def with_location(self, location: Location) -> StratagemError:
         self.location = location
         return self
 
-    def render(self) -> str:
-        """The text a person reads (see :func:`describe`)."""
-        return describe(self.location, self.message, self.context, self.hint)
+    def render(self, texts: Texts | None = None) -> str:
+        """The text a person reads (see :func:`describe`), in the language of ``texts``."""
+        return describe(self.location, self.localized(texts), self.context,
+                        self.localized_hint(texts), texts)
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self, texts: Texts | None = None) -> dict[str, object]:
         loc = self.location or Location()
         return {
             "file": loc.file,
             "line": loc.line,
             "column": loc.column,
             "path": loc.path,
-            "message": self.message,
-            "hint": self.hint,
+            "message": self.localized(texts),
+            "hint": self.localized_hint(texts),
+            "key": self.key,
         }
 
     def __str__(self) -> str:
@@ -143,8 +267,8 @@ class ValidationFailed(StratagemError):
         suffix = f"\n({more} more error{'s' if more != 1 else ''})" if more > 0 else ""
         super().__init__(first + suffix)
 
-    def render(self) -> str:
-        return "\n".join(err.render() for err in self.errors)
+    def render(self, texts: Texts | None = None) -> str:
+        return "\n".join(err.render(texts) for err in self.errors)
 
 
 class UnknownMember(StratagemError, AttributeError):
@@ -168,6 +292,16 @@ def did_you_mean(name: object, candidates: Iterable[object]) -> str | None:
     if not close:
         return None
     return "did you mean " + " or ".join(f"'{c}'" for c in close) + "?"
+
+
+def suggestion(hint: str) -> Term | None:
+    """A "did you mean 'a' or 'b'?" hint (as :func:`did_you_mean` writes it) as a term shown
+    in the reader's language, or None for any other hint."""
+    close = _DID_YOU_MEAN.fullmatch(hint)
+    if close is None:
+        return None
+    names = tuple(close.group(1).split(" or "))
+    return Term("hint.did_you_mean", hint, (("suggestions", Either(names)),))
 
 
 def in_order(errors: Iterable[StratagemError]) -> list[StratagemError]:

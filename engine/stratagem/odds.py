@@ -9,7 +9,7 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from stratagem.api import load_scenario, run_battle
 from stratagem.compile.decisions import compile_decisions
@@ -25,6 +25,9 @@ from stratagem.model.values import plain
 from stratagem.render import render
 from stratagem.render.stats import summary, wilson
 from stratagem.render.views import odds_view, side_kind
+
+if TYPE_CHECKING:
+    from stratagem.i18n.names import NameBook
 
 
 def outcome_of(ruleset: Ruleset, root: Any) -> str:
@@ -155,7 +158,8 @@ class OddsStopped(StratagemError):
 
     def __init__(self, error: StratagemError, figures: dict[str, Any]) -> None:
         super().__init__(error.message, hint=error.hint, location=error.location,
-                         context=error.context)
+                         context=error.context, key=error.key, params=error.params,
+                         hint_key=error.hint_key)
         self.error = error
         self.figures = figures
 
@@ -193,6 +197,12 @@ def _fight(scenario: Scenario, first: int, count: int,
         try:
             result = run_battle(scenario, seed=battle_seed, tracing=False, rule_defaults=True)
         except StratagemError as err:
+            # which battle failed, and how to fight that one alone
+            again = f"stratagem battle {scenario.path} --seed {battle_seed}" if scenario.path \
+                else f"seed {battle_seed}"
+            err.add_hint(f"it happened in the battle with seed {battle_seed} (to see it: "
+                         f"{again})", "odds.failed_after.hint", "odds.failed.hint",
+                         seed=battle_seed, again=again)
             fought.stopped = (battle_seed, err)
             break
         root = result.root
@@ -306,13 +316,15 @@ def readable_outcomes(ruleset: Ruleset, outcomes: dict[str, Any], lang: str) -> 
     return out
 
 
-def render_odds(ruleset: Ruleset, figures: dict[str, Any], lang: str, fmt: str = "text") -> str:
-    """The figures as text, Markdown or HTML (templates `odds.*.j2`); in text, a run that
-    stopped says so first, and the fallbacks taken follow."""
-    out = render("odds", fmt, odds_view(ruleset, figures, lang), ruleset)
+def render_odds(ruleset: Ruleset, figures: dict[str, Any], lang: str, fmt: str = "text",
+                names: NameBook | None = None) -> str:
+    """The figures as text, Markdown or HTML (templates `odds.*.j2`), the sides named in
+    ``lang`` (``names``); in text, a run that stopped says so first, and the fallbacks taken
+    follow."""
+    out = render("odds", fmt, odds_view(ruleset, figures, lang, names), ruleset)
     if fmt != "text":
         return out
-    t = translator(ruleset, lang)
+    t = translator(ruleset, lang, names)
     partial = figures.get("partial")
     if partial:  # under the title
         title, _, rest = out.partition("\n")
@@ -333,8 +345,9 @@ def fallback_lines(t: Any, figures: Mapping[str, Any]) -> list[str]:
         texts = [reason_text(t, (r["key"], tuple(r["params"].items()))) for r in reasons]
         if len(texts) > 1:
             texts = [f"{text} ({t.number(r['battles'])})" for text, r in zip(texts, reasons)]
-        decision = (f"{entry['decision']} ({entry['subject']})" if entry["subject"]
-                    else entry["decision"])
+        decision = entry["decision"]  # as the scenario and --decide name it
+        if entry["subject"]:
+            decision += f" ({t.catalog.name(entry['subject'])})"
         lines.append("  " + t.t("odds.fallback", decision=decision, n=entry["battles"],
                                 total=figures["battles"], reasons="; ".join(texts)))
     return lines

@@ -18,6 +18,7 @@ from stratagem.model.tables import Row
 if TYPE_CHECKING:
     from stratagem.api import BattleResult, RatedArmy
     from stratagem.i18n.catalog import Translator
+    from stratagem.i18n.names import NameBook
     from stratagem.model.ruleset import Ruleset
 
 
@@ -28,7 +29,7 @@ def _value(t: Translator, entity: Entity, name: str, value: Any) -> str:
     if spec is not None and spec.enum_key and isinstance(value, list):
         return ", ".join(t.enum(spec.enum_key[len("enum."):], v) for v in value) or "—"
     if isinstance(value, Entity):
-        return value.label()
+        return t.catalog.name(value.label())
     if isinstance(value, Label):
         return t.catalog.display(value, t.catalog.lang)
     if isinstance(value, (list, tuple)):
@@ -106,7 +107,7 @@ def describe(t: Translator, event: Event) -> str:
     if event.step in ("roll", "check"):
         text = v.get("text", "")
         who = v.get("for")
-        line = f"{who}: {text}" if who else text
+        line = f"{t.catalog.name(str(who))}: {text}" if who else text
         if event.step == "check":
             outcome = "check.critical_" + v["critical"] if v.get("critical") else (
                 "check.success" if v.get("success") else "check.failure")
@@ -132,18 +133,30 @@ def describe(t: Translator, event: Event) -> str:
         for name, (old, new) in v.get("changes", {}).items():
             if type(old) is type(new) and old == new:
                 continue
-            label = t.field(entity.kind_name, name) if isinstance(entity, Entity) else name
-            parts.append(f"{label}: {_plain_value(t, old)} → {_plain_value(t, new)}")
-        return f"{entity}: " + "; ".join(parts) if parts else ""
+            if isinstance(entity, Entity):
+                shown = f"{_value(t, entity, name, old)} → {_value(t, entity, name, new)}"
+                parts.append(f"{t.field(entity.kind_name, name)}: {shown}")
+            else:
+                parts.append(f"{name}: {_plain_value(t, old)} → {_plain_value(t, new)}")
+        return f"{_plain_value(t, entity)}: " + "; ".join(parts) if parts else ""
     if event.step == "decide":
         who = v.get("for")
+        source = t.t(f"decision.source.{v.get('source')}")  # where the value came from
         why = (": " + t.t(v["reason"], **v.get("reason_params", {}))) if v.get("reason") else ""
         return (f"{t.decision(v.get('decision', ''))}"
-                + (f" ({who})" if who else "") + f" = {_plain_value(t, v.get('value'))}"
-                + f" [{v.get('source')}{why}]")
+                + (f" ({t.catalog.name(str(who))})" if who else "")
+                + f" = {_choice(t, v.get('decision', ''), v.get('value'))} [{source}{why}]")
     if event.step == "set":
         return ", ".join(f"{k} = {_plain_value(t, x)}" for k, x in v.items())
     return ", ".join(f"{k} = {_plain_value(t, x)}" for k, x in v.items()) or event.step
+
+
+def _choice(t: Translator, decision: str, value: Any) -> str:
+    """A decision's value: the label of the enum named like the decision when it has one
+    (``tactic: overrun`` as ``enum.tactic.overrun``), else the value."""
+    if isinstance(value, str) and t.catalog.message(f"enum.{decision}.{value}") is not None:
+        return t.enum(decision, value)
+    return _plain_value(t, value)
 
 
 def _plain_value(t: Translator, value: Any) -> str:
@@ -152,7 +165,7 @@ def _plain_value(t: Translator, value: Any) -> str:
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(_plain_value(t, v) for v in value) + "]"
     if isinstance(value, Entity):
-        return value.label()
+        return t.catalog.name(value.label())
     if value is None:
         return "—"
     if isinstance(value, bool):
@@ -160,6 +173,8 @@ def _plain_value(t: Translator, value: Any) -> str:
     if isinstance(value, Row):
         return t.t("lookup.trace", table=t.table(value.table), key=_plain_value(t, value.key),
                    row=value.index + 1)
+    if isinstance(value, str):
+        return t.catalog.name(value)
     if isinstance(value, (int, float)) or hasattr(value, "denominator"):
         return t.number(value)
     if isinstance(value, Label):
@@ -178,7 +193,7 @@ def _overlays(t: Translator, rs: Ruleset) -> list[str]:
 
 def render_report(result: BattleResult, lang: str = "en", explain: bool = False) -> str:
     rs = result.ruleset
-    t = translator(rs, lang)
+    t = translator(rs, lang, result.names)
     lines = [t.t("report.title", battle=result.name or t.title(rs.id)),
              t.t("report.ruleset", ruleset=t.title(rs.id)), *_overlays(t, rs)]
     if result.scripted is not None:
@@ -200,10 +215,11 @@ def render_report(result: BattleResult, lang: str = "en", explain: bool = False)
         if after.kind_name == "battle" and not names:
             continue
         if not names and after.kind_name != "battle":
-            lines.append(f"{indent}{after.label()}")
+            lines.append(f"{indent}{t.catalog.name(after.label())}")
             continue
         line = _fields_line(t, before, after, names, failed)
-        head = after.label() if after.kind_name != "battle" else t.t("report.battle")
+        head = (t.catalog.name(after.label()) if after.kind_name != "battle"
+                else t.t("report.battle"))
         lines.append(f"{indent}{head}: {line}" if line else f"{indent}{head}")
     lines.extend(_not_computed(t, failed))
     if explain:
@@ -217,7 +233,7 @@ def render_rating(rated: RatedArmy, lang: str = "en", explain: bool = False) -> 
     """The rate procedure's summary messages, then each entity's rated values
     (`report.rate`, else the battle report's fields; every derived value with `explain`)."""
     rs = rated.ruleset
-    t = translator(rs, lang)
+    t = translator(rs, lang, rated.names)
     lines = [t.t("report.ruleset", ruleset=t.title(rs.id)), *_overlays(t, rs)]
     summary = [e for e in rated.trace if e.level == "summary"]
     if summary:
@@ -232,7 +248,8 @@ def render_rating(rated: RatedArmy, lang: str = "en", explain: bool = False) -> 
             names += [d for d in entity.declaration.derived if d not in names
                       and t.catalog.message(f"field.{kind}.{d}") is not None]
         line = _fields_line(t, None, entity, names, failed)
-        lines.append(f"{indent}{entity.label()}: {line}" if line else f"{indent}{entity.label()}")
+        shown = t.catalog.name(entity.label())
+        lines.append(f"{indent}{shown}: {line}" if line else f"{indent}{shown}")
     lines.extend(_not_computed(t, failed))
     if explain and rated.trace:
         lines.append("")

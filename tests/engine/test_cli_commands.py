@@ -173,7 +173,7 @@ def test_a_value_that_cannot_be_computed_is_explained_not_just_a_dash(capsys, tm
     (["odds", BATTLE, "-j", "0"], "argument -j/--jobs: must be between 1 and 256, got 0"),
     (["battle", BATTLE, "--replay", "t.json", "--seed", "99"], "leave out --seed and --dice"),
     # a subcommand's mistake shows that subcommand's usage
-    (["validate", "--lang", "ru", BATTLE], "usage: stratagem validate"),
+    (["validate", "--format", "yaml", BATTLE], "usage: stratagem validate"),
     (["i18n", "check", "--bogus"], "usage: stratagem i18n check"),
 ])
 def test_usage_mistakes_exit_2_with_the_commands_usage(args, message, capsys):

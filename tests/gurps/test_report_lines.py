@@ -24,15 +24,15 @@ def test_the_unit_line_shows_the_quality_multiplier(capsys):
     # «Таблица Качества Войска»: Seasoned ×1.2, Green ×0.8; 800 × 9 × 1.2 = 8640
     out = _run(capsys, "rate", str(EXAMPLES / "ww1-british.yaml"), "--lang", "en")
     assert ("Highland Light Infantry (Light Infantry, Seasoned): 800 men × TS 9 × 1.2 (Seasoned)"
-            " → TS 8640;") in out
-    assert "1000 men × TS 9 × 0.8 (Green) → TS 7200;" in out
+            " → TS 8,640;") in out
+    assert "1,000 men × TS 9 × 0.8 (Green) → TS 7,200;" in out
     # Average is ×1: nothing to show
-    assert "900 men × TS 9 → TS 8100;" in out
+    assert "900 men × TS 9 → TS 8,100;" in out
 
 
 def test_guns_and_vehicles_are_not_men(capsys):
     out = _run(capsys, "rate", str(EXAMPLES / "ww1-british.yaml"), "--lang", "en")
-    assert "40 engines × TS 100 → TS 4000" in out
+    assert "40 engines × TS 100 → TS 4,000" in out
     assert "12 vehicles × TS 15 × 0.8 (Green) → TS 144" in out
     assert "40 men" not in out and "12 men" not in out
     ru = _run(capsys, "rate", str(EXAMPLES / "ww1-british.yaml"), "--lang", "ru")
@@ -54,8 +54,8 @@ def test_the_artillery_limit_is_said_with_what_it_cuts(capsys, write):
                          "{name: Guns, troop: modern_artillery, count: 2}"])
     out = _run(capsys, "rate", path, "--lang", "en")
     assert ("Brigade: artillery may make up at most 10% of the army's TS; the 100 TS beyond that"
-            " does not count (TS 1100 → 1000).") in out
-    assert "Brigade: TS 1000," in out
+            " does not count (TS 1,100 → 1,000).") in out
+    assert "Brigade: TS 1,000," in out
 
 
 def test_no_limit_line_when_nothing_is_cut(capsys, write):
@@ -72,4 +72,4 @@ def test_engines_are_lost_whole_and_the_side_ts_counts_the_field(capsys):
     assert "Dead" not in guns and "Wounded" not in guns
     rifles = next(x for x in out.splitlines() if x.strip().startswith("Royal Fusiliers:"))
     assert "Dead: 0 →" in rifles and "Engines lost" not in rifles
-    assert "British brigade: TS on the field: 28760 →" in out
+    assert "British brigade: TS on the field: 28,760 →" in out

@@ -18,7 +18,7 @@ from stratagem.i18n.catalog import (
     parse_locale,
     read_locale,
 )
-from stratagem.i18n.engine_keys import ENGINE_KEYS
+from stratagem.i18n.engine_keys import engine_keys
 
 from .helpers import FIXTURES
 
@@ -47,11 +47,11 @@ def test_fallback_order_with_plain_dicts() -> None:
 
 
 def test_later_files_win_key_by_key_with_plain_dicts() -> None:
-    first = parse_locale(_doc("ru", {"a": "один", "b": "два"}, decimal=","), "x/ru.yaml", "ru")
+    first = parse_locale(_doc("ru", {"a": "один", "b": "два"}), "x/ru.yaml", "ru")
     second = parse_locale(_doc("ru", {"a": "раз"}), "y/ru.yaml", "ru")
     catalog = build_catalog("ru", [first, second])
     assert (catalog.text("a"), catalog.text("b")) == ("раз", "два")
-    assert catalog.number(2.5) == "2,5"
+    assert catalog.number(2.5) == "2,5"  # CLDR's Russian, not written in any file
     assert catalog.files == ("x/ru.yaml", "y/ru.yaml")
 
 
@@ -126,12 +126,14 @@ def test_a_file_whose_name_and_language_differ_and_unknown_keys() -> None:
     assert all(e.hint for e in caught.value.errors)
 
 
-def test_a_bad_plural_rule_is_placed() -> None:
+def test_a_hand_written_plural_rule_is_an_error_at_its_line() -> None:
+    """Plural rules come from CLDR: an older file that still writes one is told to drop it."""
     with pytest.raises(ValidationFailed) as caught:
         read_locale(BAD / "pl.yaml")
     (error,) = caught.value.errors
-    assert "unknown name 'count'" in error.message
-    assert (error.location.line, error.location.column) == (3, 9)  # type: ignore[union-attr]
+    assert "'plural' is no longer written in a locale file" in error.message
+    assert error.location.line == 3  # type: ignore[union-attr]
+    assert "CLDR" in (error.hint or "")
 
 
 @pytest.mark.parametrize(
@@ -142,8 +144,10 @@ def test_a_bad_plural_rule_is_placed() -> None:
         ({"kind": "locale", "language": "Russian"}, "not a language code"),
         ({"kind": "locale", "language": "ru", "messages": ["a"]}, "map of key: text"),
         ({"kind": "locale", "language": "ru", "messages": {"a b": "x"}}, "not a message key"),
-        ({"kind": "locale", "language": "ru", "decimal": 5}, "decimal must be"),
-        ({"kind": "locale", "language": "ru", "fraction_digits": 9}, "fraction_digits"),
+        ({"kind": "locale", "language": "ru", "decimal": ","}, "'decimal' is no longer written"),
+        ({"kind": "locale", "language": "ru", "fraction_digits": 2}, "'fraction_digits' is no"),
+        ({"kind": "locale", "language": "ru", "sources": {"a": "xyz"}}, "8 hex digits"),
+        ({"kind": "locale", "language": "ru", "names": {"Orcs": ["x"]}}, "names must be a map"),
         ({"kind": "locale", "language": "ru", "name": ["x"]}, "name must be text"),
         ({"kind": "locale", "language": "ru", "ruleset": 3}, "ruleset must be text"),
     ],
@@ -183,19 +187,27 @@ def test_a_missing_file_named_directly_is_a_user_error(tmp_path: Path) -> None:
         load_catalog("en", [tmp_path / "en.yaml"])
 
 
-def test_the_engine_texts_cover_every_engine_key_in_both_shipped_languages() -> None:
-    for lang in ("en", "ru"):
-        assert ENGINE_KEYS <= engine_catalog(lang).keys(), lang
-    assert sorted(p.stem for p in ENGINE_LOCALES.glob("*.yaml")) == ["en", "ru"]
+def test_the_engine_texts_cover_every_key_the_code_uses_in_every_shipped_language() -> None:
+    needed = engine_keys().needed()
+    assert {"yaml.duplicate_key", "schema.unknown_field", "run.dice_exhausted", "prompt.decision",
+            "validate.with_errors"} <= needed  # errors, prompts and notes, not only the report
+    for lang in ("en", "ru", "de"):
+        assert needed <= engine_catalog(lang).keys(), lang
+    assert sorted(p.stem for p in ENGINE_LOCALES.glob("*.yaml")) == ["de", "en", "ru"]
 
 
 def test_engine_texts_in_russian() -> None:
     ru = engine_catalog("ru")
-    assert [ru.text("report.rounds", n=n) for n in (1, 2, 5, 21, 11)] == [
-        "1 раунд", "2 раунда", "5 раундов", "21 раунд", "11 раундов"]
+    assert [ru.text("report.battles", n=n) for n in (1, 2, 5, 21, 11)] == [
+        "Проведена 1 битва", "Проведено 2 битвы", "Проведено 5 битв", "Проведена 21 битва",
+        "Проведено 11 битв"]
     assert ru.text("report.start_end", start=100, end=72.5) == "100 → 72,5"
-    assert ru.text("error.decision_missing.hint", decision="risk", subject="Caliburn") == (
-        "добавьте в сценарий под decisions: строку risk: {Caliburn: ЗНАЧЕНИЕ}")
+    assert ru.text("run.decision_missing.hint", decision="risk", who="Caliburn") == (
+        "добавьте в сценарий: decisions: {risk: {Caliburn: ЗНАЧЕНИЕ}}")
+    assert ru.text("run.decision_missing.hint", decision="risk", who=None) == (
+        "добавьте в сценарий: decisions: {risk: ЗНАЧЕНИЕ}")
+    assert ru.text("run.dice_exhausted", n=2, label="атака", expr="3d6") == (
+        "заданные кубики кончились на броске №2 (атака: 3d6)")
 
 
 def test_translator_labels_fall_back_to_the_name() -> None:

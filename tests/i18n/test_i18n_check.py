@@ -76,7 +76,7 @@ def test_a_complete_group_is_ok() -> None:
 def test_the_engine_locales_are_complete() -> None:
     report = check_engine()
     assert report.ok, report.render()
-    assert set(report.languages) == {"en", "ru"}
+    assert set(report.languages) == {"en", "ru", "de"}
     assert all(not lang.unused for lang in report.languages.values())
 
 
@@ -105,18 +105,37 @@ def test_a_ruleset_that_does_not_load_is_an_error_of_the_report() -> None:
     assert not report.ok
 
 
-def test_the_render_lists_missing_and_unused_per_language() -> None:
+def test_the_render_places_every_finding_and_counts_coverage() -> None:
     text = check_locales(USED, _by_lang("en", "ru"), name="demo").render()
+    en, ru = CHECK / "en.yaml", CHECK / "ru.yaml"
     assert text.splitlines() == [
-        "[demo] en (4 texts)",
-        "  missing: unit.new",
-        "  unused: old.key",
-        "[demo] ru (2 texts)",
-        "  missing: unit.new, unit.routed",
-        "  unused: none",
-        "  placeholders differ: battle.winner has {sied}; en has {side}",
-        "  plural forms lacking: unit.lost {n, plural} lacks few many",
+        "[demo] en: 4 texts, 3 of 4 used keys (75%)",
+        "  demo: [demo] en: missing: unit.new has no text",  # no English anywhere: the group
+        f"  {en}:7:12: [demo] en: unused: old.key is used by nothing",
+        "[demo] ru: 2 texts, 2 of 4 used keys (50%)",
+        f"  {ru}:4:3: [demo] ru: missing: unit.new has no text",  # where ru's messages start
+        f"  {ru}:4:3: [demo] ru: missing: unit.routed has no text",
+        f"  {ru}:4:18: [demo] ru: placeholders differ: battle.winner has {{sied}}; en has {{side}}",
+        f"  {ru}:5:14: [demo] ru: plural forms lacking: unit.lost {{n, plural}} lacks few many",
     ]
+
+
+def test_a_translation_of_a_changed_english_text_is_stale(tmp_path: Path) -> None:
+    (tmp_path / "en.yaml").write_text(
+        'kind: locale\nlanguage: en\nmessages:\n  a: "One army"\n  b: "Two"\n', encoding="utf-8")
+    from stratagem.i18n.catalog import fingerprint
+
+    (tmp_path / "ru.yaml").write_text(
+        'kind: locale\nlanguage: ru\nmessages:\n  a: "Одна армия"\n  b: "Два"\nsources:\n'
+        f'  a: "{fingerprint("One army")}"\n  b: "{fingerprint("Two (old)")}"\n',
+        encoding="utf-8")
+    report = check_locales({"a", "b"}, {"en": [tmp_path / "en.yaml"], "ru": [tmp_path / "ru.yaml"]})
+    ru = report.languages["ru"]
+    assert [(s.key, s.recorded, s.now) for s in ru.stale] == [
+        ("b", fingerprint("Two (old)"), fingerprint("Two"))]
+    assert not report.ok  # stale is a problem, as gettext's fuzzy entries are not shown
+    (finding,) = [f for f in ru.findings() if f.kind == "stale"]
+    assert (finding.location.line, finding.location.column) == (5, 6)  # type: ignore[union-attr]
 
 
 # The command line.
@@ -131,11 +150,12 @@ def test_cli_check_of_a_ruleset_folder_exits_1_on_missing_keys(
     monkeypatch.setattr(i18n, "_keys_of", keys.__getitem__)
     assert run_i18n(["check", "--ruleset", str(RULESET)]) == 1
     out = capsys.readouterr().out
-    assert f"[{RULESET}] ru (2 texts)\n  missing: enum.race.dwarf, enum.race.elf\n" in out
-    assert "  unused: stale.key\n" in out
+    assert f"[{RULESET}] ru: 2 texts, 1 of 3 used keys (33%)\n" in out
+    assert f"[{RULESET}] ru: missing: enum.race.dwarf has no text" in out
+    assert f"[{RULESET}] ru: unused: stale.key is used by nothing" in out
     assert "[engine] ru" in out
     assert out.splitlines()[-1] == (
-        "i18n check: 3 missing, 1 unused, 0 other problems, 0 load errors")
+        "i18n check: 3 missing, 1 unused, 0 stale, 0 other problems, 0 load errors")
 
 
 def test_cli_check_json(
@@ -167,8 +187,8 @@ def test_cli_check_of_the_shipped_tree_passes(capsys: pytest.CaptureFixture[str]
 
 
 def test_cli_show(capsys: pytest.CaptureFixture[str]) -> None:
-    assert run_i18n(["show", "report.rounds", "--lang", "ru", "--param", "n=22"]) == 0
-    assert capsys.readouterr().out == "22 раунда\n"
+    assert run_i18n(["show", "report.dice_scripted", "--lang", "ru", "--param", "n=22"]) == 0
+    assert capsys.readouterr().out == "Заданные кубики: 22 броска\n"
     assert run_i18n(["show", "report.start_end", "--lang", "ru", "--param", "start=2.5",
                      "--param", "end=x"]) == 0
     assert capsys.readouterr().out == "2,5 → x\n"
@@ -177,17 +197,17 @@ def test_cli_show(capsys: pytest.CaptureFixture[str]) -> None:
 def test_cli_show_unknown_key_and_language(capsys: pytest.CaptureFixture[str]) -> None:
     assert run_i18n(["show", "no.such.key"]) == 1
     assert capsys.readouterr().out == "[no.such.key]\n"
-    assert run_i18n(["show", "report.draw", "--lang", "pl"]) == 0
+    assert run_i18n(["show", "report.summary", "--lang", "pl"]) == 0
     captured = capsys.readouterr()
-    assert captured.out == "The battle ends in a draw.\n"
-    assert "no texts in the language pl" in captured.err
+    assert captured.out == "Summary\n"
+    assert "no texts in 'pl' yet" in captured.err
 
 
 @pytest.mark.parametrize(
     ("argv", "fragment"),
-    [(["show", "report.draw", "--param", "oops"], "is not NAME=VALUE"),
-     (["show", "report.draw", "--locales", "nowhere/"], "no such file or folder"),
-     (["show", "report.draw", "--lang", "../x"], "not a language code")],
+    [(["show", "report.summary", "--param", "oops"], "is not NAME=VALUE"),
+     (["show", "report.summary", "--locales", "nowhere/"], "no such file or folder"),
+     (["show", "report.summary", "--lang", "../x"], "not a language code")],
 )
 def test_cli_show_user_errors(
     argv: list[str], fragment: str, capsys: pytest.CaptureFixture[str]
@@ -199,3 +219,38 @@ def test_cli_show_user_errors(
 def test_cli_i18n_without_subcommand_is_usage(capsys: pytest.CaptureFixture[str]) -> None:
     assert run_i18n([]) == 2
     assert "check" in capsys.readouterr().out
+
+
+def _overlay(tmp_path: Path, languages: dict[str, str]) -> Path:
+    (tmp_path / "locales").mkdir()
+    overlay = tmp_path / "house.yaml"
+    overlay.write_text("kind: setting\nextends: war-machine\ntitle: Our house rules\n",
+                       encoding="utf-8")
+    for lang, title in languages.items():
+        (tmp_path / "locales" / f"{lang}.yaml").write_text(
+            f'kind: locale\nlanguage: {lang}\nmessages:\n  ruleset.title: "{title}"\n',
+            encoding="utf-8")
+    return overlay
+
+
+def test_an_english_only_overlay_is_checked_in_english_only(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    overlay = _overlay(tmp_path, {"en": "War Machine, our way"})
+    assert run_i18n(["check", "--ruleset", str(overlay)]) == 0
+    out = capsys.readouterr().out
+    assert f"[{overlay}] en: 1 texts, 275 of 275 used keys (100%)" in out  # the rest inherited
+    assert f"[{overlay}] ru" not in out  # nobody asks a homebrewer for Russian
+
+
+def test_a_language_an_overlay_ships_and_the_engine_lacks_is_checked_in_the_engine_too(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    overlay = _overlay(tmp_path, {"en": "War Machine, our way", "pl": "Machina wojenna"})
+    assert run_i18n(["check", "--ruleset", str(overlay), "--format", "json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    engine, house = data["groups"]
+    assert engine["languages"]["pl"]["translated"] == 0 and engine["languages"]["pl"]["missing"]
+    polish = house["languages"]["pl"]
+    assert polish["translated"] == 1 and polish["coverage"] < 1
+    finding = polish["findings"][0]
+    assert (finding["kind"], finding["file"], finding["line"]) == (
+        "missing", str(tmp_path / "locales" / "pl.yaml"), 4)

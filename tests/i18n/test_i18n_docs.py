@@ -8,10 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from stratagem.i18n.catalog import ENGINE_LOCALES, read_locale
-from stratagem.i18n.plural import PluralRule
-
-from .helpers import run_i18n
+from stratagem.i18n.catalog import read_locale
+from stratagem.i18n.plural import plural_rule
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "translating.md").read_text(encoding="utf-8")
@@ -34,17 +32,19 @@ def _write_examples(folder: Path) -> None:
         path.write_text(body, encoding="utf-8")
 
 
-def _commands() -> list[tuple[list[str], list[str]]]:
-    """Each ``$ stratagem ...`` line of the console blocks, with the lines it must print."""
-    found: list[tuple[list[str], list[str]]] = []
+def _blocks() -> list[list[tuple[list[str], list[str]]]]:
+    """Each console block: its ``$ stratagem ...`` lines, with the lines each must print."""
+    found: list[list[tuple[list[str], list[str]]]] = []
     for lang, body in BLOCKS:
         if lang != "console":
             continue
+        commands: list[tuple[list[str], list[str]]] = []
         for line in body.splitlines():
             if line.startswith("$ "):
-                found.append((shlex.split(line[2:]), []))
+                commands.append((shlex.split(line[2:]), []))
             else:
-                found[-1][1].append(line)
+                commands[-1][1].append(line)
+        found.append(commands)
     return found
 
 
@@ -55,10 +55,23 @@ def test_every_block_is_an_example_this_test_runs() -> None:
             lang == "console" and first.startswith("$ stratagem ")), body
 
 
+def test_the_names_example_is_an_army_file(tmp_path: Path) -> None:
+    from stratagem.i18n.names import NameBook, extract_names
+    from stratagem.loader.yamlio import load_yaml
+
+    _write_examples(tmp_path)
+    doc = load_yaml(tmp_path / "battle" / "orcs.yaml")
+    book = NameBook()
+    extract_names(doc, book)
+    assert doc["name"] == "Orcs" and book.lookup("pl", "Orcs") == "Orki"
+    assert book.lookup("pl", "Orcs (2)") == "Orki (2)" and book.lookup("pl", "Elves") == "Elves"
+    assert read_locale(tmp_path / "battle" / "locales" / "pl.yaml").names["Elves"] == "Elfy"
+
+
 def test_file_examples_load(tmp_path: Path) -> None:
     _write_examples(tmp_path)
-    locale_files = [name for name in _files() if name.endswith(".yaml")]
-    assert locale_files
+    locale_files = [name for name, body in _files().items() if "\nkind: locale\n" in body]
+    assert len(locale_files) >= 4
     for name in locale_files:
         locale = read_locale(tmp_path / name)
         assert locale.language == Path(name).stem
@@ -88,42 +101,35 @@ def _doc_ruleset_keys() -> set[str]:
     return set(re.findall(r"`([\w.]+)`", sentence.group(1)))
 
 
-@pytest.mark.parametrize(("argv", "expected"), _commands(),
-                         ids=[" ".join(argv[1:4]) for argv, _ in _commands()])
+@pytest.mark.parametrize("block", _blocks(), ids=[" ".join(b[0][0][1:4]) for b in _blocks()])
 def test_console_examples(
-    argv: list[str], expected: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    block: list[tuple[list[str], list[str]]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from stratagem.cli import i18n
+    from stratagem.cli import i18n, main
 
     _write_examples(tmp_path)
     # The example ruleset folder: its rules are not the subject of the page, its keys are.
     (tmp_path / "my-rules" / "ruleset.yaml").write_text("kind: ruleset\n", encoding="utf-8")
-    monkeypatch.setattr(i18n, "_keys_of", lambda ref: _doc_ruleset_keys())
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG", "STRATAGEM_LANG",
+                 "STRATAGEM_LOCALES"):
+        monkeypatch.delenv(name, raising=False)
     monkeypatch.chdir(tmp_path)
-    assert argv[:2] == ["stratagem", "i18n"]
-    run_i18n(argv[2:])
-    actual = capsys.readouterr().out.splitlines()
-    assert _matches(expected, actual), "\n".join(actual)
+    for argv, expected in block:
+        with monkeypatch.context() as patch:
+            if "my-rules" in argv:
+                patch.setattr(i18n, "_keys_of", lambda ref: _doc_ruleset_keys())
+            assert argv[0] == "stratagem" and argv[1] in ("i18n", "validate")
+            main(argv[1:])
+        actual = capsys.readouterr().out.splitlines()
+        assert _matches(expected, actual), f"{' '.join(argv)}:\n" + "\n".join(actual)
 
 
-def _rule_of(lang: str, folder: Path) -> PluralRule:
-    for name in _files():
-        if Path(name).name == f"{lang}.yaml":
-            rule = read_locale(folder / name).plural
-            if rule is not None:
-                return rule
-    rule = read_locale(ENGINE_LOCALES / f"{lang}.yaml").plural
-    assert rule is not None
-    return rule
-
-
-def test_the_plural_table(tmp_path: Path) -> None:
-    _write_examples(tmp_path)
+def test_the_plural_table() -> None:
     table = DOC.split("<!-- plural-table -->", 1)[1].strip().split("\n\n", 1)[0].splitlines()
     header = [cell.strip() for cell in table[0].strip("|").split("|")]
     assert header[0] == "n" and len(header) == 5
-    rules = {lang: _rule_of(lang, tmp_path) for lang in header[1:]}
+    rules = {lang: plural_rule(lang) for lang in header[1:]}
     rows = table[2:]
     assert len(rows) >= 10
     for row in rows:

@@ -126,7 +126,7 @@ def test_plain_text_is_returned_as_is() -> None:
         ("a } b", 2, "closes nothing"),
         ("{}", 1, "expected a parameter name"),
         ("{n, plural, one {# отряд} fw {# отряда}}", 26, "unknown plural form 'fw'"),
-        ("{n, plurl, one {x}}", 4, "expected 'plural' or 'select'"),
+        ("{n, plurl, one {x}}", 4, "expected 'plural', 'select' or 'number'"),
         ("{n, plural one {x}}", 11, "expected ','"),
         ("{n, plural, one {a} one {b}}", 20, "written twice"),
         ("{n, plural, one x}", 16, "expected '{'"),

@@ -1,4 +1,5 @@
-"""Numbers are written in each language's style: decimal separator, grouping, rounding."""
+"""Numbers are written in each language's style (CLDR): decimal separator, grouping, rounding,
+percentages and sums of money."""
 
 from __future__ import annotations
 
@@ -26,23 +27,38 @@ def test_plain_rounds_to_two_digits_and_drops_trailing_zeros(value: object, plai
     assert NumberFormat().plain(value) == plain  # type: ignore[arg-type]
 
 
-def test_fraction_digits_is_a_locale_setting() -> None:
+def test_fraction_digits_bound_the_rounding() -> None:
     assert NumberFormat(fraction_digits=0).plain(Fraction(7, 2)) == "4"
     assert NumberFormat(fraction_digits=3).plain(Fraction(1, 3)) == "0.333"
 
 
-def test_russian_writes_a_decimal_comma() -> None:
+def test_russian_writes_a_decimal_comma_and_groups_thousands() -> None:
     ru = shipped_language("ru")
     assert ru.format_value(2.5) == "2,5"
     assert ru.format_value(Fraction(7, 2)) == "3,5"
-    assert ru.format_value(1200) == "1200"
+    # the brief: the Russian report printed "$308833"; CLDR groups with a no-break space
+    assert ru.format_value(308833) == "308\u00a0833"
 
 
-def test_grouping_is_optional_data() -> None:
-    style = NumberFormat(decimal=",", group=" ")
-    assert style.format(1234567.5) == "1 234 567,5"
-    assert style.format(-1234) == "-1 234"
-    assert style.format(999) == "999"
+@pytest.mark.parametrize(
+    ("code", "big", "fraction"),
+    [("en", "1,234,567.5", "2.5"), ("de", "1.234.567,5", "2,5"), ("ru", "1\u00a0234\u00a0567,5",
+     "2,5"), ("pl", "1\u00a0234\u00a0567,5", "2,5"), ("fr", "1\u202f234\u202f567,5", "2,5")],
+)
+def test_every_language_writes_numbers_as_cldr_says(code: str, big: str, fraction: str) -> None:
+    numbers = Language(code).numbers
+    assert numbers.format(1234567.5) == big
+    assert numbers.format(2.5) == fraction
+    assert numbers.format(-999) == "-999"
+
+
+def test_percentages_and_money_in_each_language() -> None:
+    en, ru, de = (Language(code).numbers for code in ("en", "ru", "de"))
+    assert (en.percent(0.125), ru.percent(0.125), de.percent(0.125)) == (
+        "12.5%", "12,5\u00a0%", "12,5\u00a0%")
+    assert en.currency(308833, "USD") == "$308,833"  # whole sums without ".00"
+    assert ru.currency(308833, "USD") == "308\u00a0833\u00a0$"
+    assert de.currency(Fraction(7, 2), "EUR") == "3,5\u00a0€"
 
 
 @pytest.mark.parametrize(

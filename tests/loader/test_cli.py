@@ -51,7 +51,8 @@ def test_json_output_mirrors_the_text(capsys: pytest.CaptureFixture[str]) -> Non
         (files[0], False, 1), (files[1], False, 1), (files[2], True, 0)]
     for result in report:
         for error in result["errors"]:
-            assert set(error) == {"file", "line", "column", "path", "message", "hint", "context"}
+            assert set(error) == {"file", "line", "column", "path", "message", "hint", "context",
+                                  "key"}
             assert f"{error['file']}:{error['line']}:{error['column']}: {error['message']}" in text
             assert f"  hint: {error['hint']}" in text
 

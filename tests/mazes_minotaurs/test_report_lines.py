@@ -47,8 +47,8 @@ def test_rate_shows_the_regiments_total_beside_the_fleets(capsys):
     out = capsys.readouterr().out
     # «флот из десяти торговых кораблей и пяти галер ... 3000»; the regiments themselves
     # 10 × 20 × 6 + 5 × 40 × 6 = 2400
-    assert ("The fleet of the worked example: 15 regiments, 400 in all, strength 3000 (the "
-            "regiments' own 2400, multiplied by their ships).") in out
+    assert ("The fleet of the worked example: 15 regiments, 400 in all, strength 3,000 (the "
+            "regiments' own 2,400, multiplied by their ships).") in out
 
 
 def test_strength_is_shown_in_whole_points(capsys):
@@ -60,8 +60,8 @@ def test_strength_is_shown_in_whole_points(capsys):
     assert lines
     for line in lines:
         strength = line.split(": strength ", 1)[1].split(" against ")
-        assert strength[0].isdigit(), line
-        assert strength[1].split(";")[0].isdigit(), line
+        assert strength[0].replace(",", "").isdigit(), line  # whole points, thousands grouped
+        assert strength[1].split(";")[0].replace(",", "").isdigit(), line
 
 
 def test_an_unnamed_general_is_not_named_after_the_army(write):

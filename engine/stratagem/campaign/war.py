@@ -24,6 +24,8 @@ from stratagem.campaign.yamledit import Editor, block
 from stratagem.compile import pipeline
 from stratagem.compile.documents import build_army, build_scenario, sides_collection
 from stratagem.errors import Location, StratagemError, ValidationFailed
+from stratagem.i18n.catalog import record_locale_names
+from stratagem.i18n.names import NameBook, extract_names
 from stratagem.interp.context import Decisions, Run
 from stratagem.interp.dicesource import SeededDice
 from stratagem.interp.steps import call
@@ -160,17 +162,21 @@ class _Armies:
         self.docs = {name: load_yaml(campaign.armies[name], text=text)
                      for name, text in texts.items()}
         self.by_file = {str(path): name for name, path in campaign.armies.items()}
+        #: the names the army files give per language (i18n/names.py)
+        self.names = NameBook()
 
     def doc(self, path: Path, location: Location | None) -> Any:
         """The document of an army file a scenario names (the campaign's own: its current
         text), checked as `validate` checks one."""
         name = self.by_file.get(str(path))
         if name is None:
-            doc = pipeline.DEFAULT.document(path, "army", location)
+            doc = pipeline.DEFAULT.document(path, "army", location, self.names)
         else:
             doc = self.docs[name]
             if not hasattr(doc, "get") or doc.get("kind") != "army":
                 raise StratagemError(f"{path} is not an army file any more", location=location)
+            extract_names(doc, self.names)
+            record_locale_names(path.parent / "locales", self.names)
         pipeline.DEFAULT.side_schema(doc, "army", self.campaign.ruleset)
         return doc
 
@@ -386,14 +392,15 @@ def fight(campaign: Campaign, texts: Texts, scenario: str | Path, *, seed: int |
     if not path.is_absolute():
         path = (Path.cwd() / path)
     path = path.resolve()
-    doc = pipeline.DEFAULT.document(path, "scenario")
+    armies = _Armies(campaign, texts)
+    doc = pipeline.DEFAULT.document(path, "scenario", names=armies.names)
     if pipeline.DEFAULT.ruleset_for(doc, path, "scenario") is not rs:
         raise StratagemError(f"the scenario uses the ruleset '{doc.get('ruleset')}', the "
                              f"campaign '{rs.ref}'", location=where(doc, "ruleset"),
                              hint="a campaign fights with one ruleset: name the same one")
-    armies = _Armies(campaign, texts)
     pipeline.DEFAULT.side_schema(doc, "scenario", rs)
     built = build_scenario(rs, doc, path.parent, armies.doc)
+    built.names = armies.names
     used = [armies.army_of(s) for s in built.template.member(sides_collection(rs))]
     names = [u for u in used if u is not None]
     if len(set(names)) != len(names):

@@ -12,13 +12,59 @@ import importlib
 import sys
 
 from stratagem import __version__, _native
-from stratagem.errors import StratagemError
+from stratagem.errors import Keyed, StratagemError, Texts
 
 #: Subcommand modules, in the order ``--help`` lists them.
 COMMANDS = ["battle", "odds", "rate", "roll", "validate", "schema", "rulesets", "i18n",
             "campaign"]
 
 EXIT_OK, EXIT_USER_ERROR, EXIT_USAGE = 0, 1, 2
+
+
+#: argparse's own texts (it asks gettext for them) and the keys of their translations.
+ARGPARSE_TEXTS = {
+    "usage: ": "argparse.usage",
+    "positional arguments": "argparse.positional",
+    "options": "argparse.options",
+    "show this help message and exit": "argparse.help",
+    "show program's version number and exit": "argparse.version",
+    "%(prog)s: error: %(message)s\n": "argparse.error",
+    "the following arguments are required: %s": "argparse.required",
+    "unrecognized arguments: %s": "argparse.unrecognized",
+    "invalid choice: %(value)r (choose from %(choices)s)": "argparse.invalid_choice",
+    "expected one argument": "argparse.one_argument",
+    "argument %(argument_name)s: %(message)s": "argparse.argument",
+    "invalid %(type)s value: %(value)r": "argparse.invalid_value",
+    "ambiguous option: %(option)s could match %(matches)s": "argparse.ambiguous",
+}
+
+
+def _argparse_speaks(argv: list[str]) -> None:
+    """argparse asks gettext for its own texts (usage:, options, error:): answer from the
+    catalog of the language --lang (or the environment) names, English where it has none."""
+    from stratagem.cli.common import chosen_lang
+    from stratagem.i18n.catalog import engine_catalog
+
+    requested = None
+    for index, arg in enumerate(argv):
+        if arg == "--lang" and index + 1 < len(argv):
+            requested = argv[index + 1]
+        elif arg.startswith("--lang="):
+            requested = arg.split("=", 1)[1]
+    try:
+        texts = engine_catalog(chosen_lang(requested, warn=False))
+    except StratagemError:  # a bad --lang is reported once parsing is done
+        return
+
+    def gettext(text: str) -> str:
+        key = ARGPARSE_TEXTS.get(text)
+        return (texts.keyed(key, {}) if key else None) or text
+
+    def ngettext(single: str, plural: str, n: int) -> str:
+        return gettext(single if n == 1 else plural)
+
+    argparse._ = gettext  # type: ignore[attr-defined]
+    argparse.ngettext = ngettext  # type: ignore[attr-defined]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -49,22 +95,38 @@ def _know_own_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[
                 _know_own_parsers(action)
 
 
+def error_texts(args: argparse.Namespace) -> Texts | None:
+    """The catalog errors are shown from: the engine's texts in the user's language."""
+    from stratagem.cli.common import chosen_lang
+    from stratagem.i18n.catalog import engine_catalog
+
+    try:
+        return engine_catalog(chosen_lang(getattr(args, "lang", None), warn=False))
+    except StratagemError:  # a broken locale file must not hide the error being shown
+        return None
+
+
 def main(argv: list[str] | None = None) -> int:
+    from stratagem.i18n.catalog import set_locale_places
+
+    _argparse_speaks(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     args, unknown = parser.parse_known_args(argv)
     if unknown:
-        (getattr(args, "parser", None) or parser).error(
-            f"unrecognized arguments: {' '.join(unknown)}")
+        unrecognized = argparse._("unrecognized arguments: %s")  # type: ignore[attr-defined]
+        (getattr(args, "parser", None) or parser).error(unrecognized % " ".join(unknown))
     if not getattr(args, "run", None):
         parser.print_help()
         return EXIT_USAGE
     try:
+        set_locale_places(getattr(args, "locales", None) or [])
         return int(args.run(args) or 0)
     except StratagemError as err:
-        print(f"stratagem: {err.render()}", file=sys.stderr)
+        print(f"stratagem: {err.render(error_texts(args))}", file=sys.stderr)
         return EXIT_USER_ERROR
     except KeyboardInterrupt:
-        print("stratagem: interrupted", file=sys.stderr)
+        note = Keyed("interrupted", "cli.interrupted")
+        print(f"stratagem: {note.localized(error_texts(args))}", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return EXIT_OK

@@ -19,6 +19,7 @@ from stratagem.cli.common import (
     parse_dice_list,
     write_result,
 )
+from stratagem.errors import Keyed
 
 if TYPE_CHECKING:
     from stratagem.i18n.catalog import Translator
@@ -61,6 +62,18 @@ def register(sub: Any) -> None:
 MAX_TRIES = 10
 
 
+def decision_prompt(decision: str, who: str, info: dict[str, Any]) -> Keyed:
+    """What ``--interactive`` asks for a decision (``prompt.decision``)."""
+    choices = info.get("choices")
+    rng = info.get("range")
+    listed = ", ".join(map(str, choices)) if choices else (f"{rng[0]}..{rng[1]}" if rng else None)
+    default = info.get("default")
+    english = (f"{decision}{f' ({who})' if who else ''}{f' [{listed}]' if listed else ''}"
+               f"{f' (default {default})' if default is not None else ''}: ")
+    return Keyed(english, "prompt.decision", decision=decision, who=who or None,
+                 choices=listed, default=default)
+
+
 def _ask_decision(t: Translator, decision: str, who: str, info: dict[str, Any]) -> Any:
     """Ask for a decision until the answer is one of the choices (or in the range); an
     empty answer takes the default."""
@@ -68,12 +81,9 @@ def _ask_decision(t: Translator, decision: str, who: str, info: dict[str, Any]) 
 
     choices = info.get("choices")
     rng = info.get("range")
-    hint = f" [{', '.join(map(str, choices))}]" if choices else (
-        f" [{rng[0]}..{rng[1]}]" if rng else "")
     default = info.get("default")
     for _ in range(MAX_TRIES):
-        answer = ask(f"{decision}{f' ({who})' if who else ''}{hint}"
-                     f"{f' (default {default})' if default is not None else ''}: ").strip()
+        answer = ask(decision_prompt(decision, who, info), t.catalog).strip()
         if not answer:
             return default
         value = parse_value(answer)
@@ -88,7 +98,7 @@ def _ask_decision(t: Translator, decision: str, who: str, info: dict[str, Any]) 
 
 def run(args: argparse.Namespace) -> int:
     from stratagem.api import load_scenario, replay_inputs, run_battle
-    from stratagem.report import translator
+    from stratagem.i18n.catalog import translator
 
     limit_seconds(args)
     scenario = load_scenario(args.scenario)
@@ -101,11 +111,12 @@ def run(args: argparse.Namespace) -> int:
         dice, recorded = replay_inputs(args.replay)
         decisions = {**recorded, **decisions}
     lang = chosen_lang(args.lang)
-    asked = functools.partial(_ask_decision, translator(scenario.ruleset, lang))
+    t = translator(scenario.ruleset, lang, scenario.names)
+    asked = functools.partial(_ask_decision, t)
     result = run_battle(
         scenario, seed=args.seed, dice=dice, decisions=decisions, lang=lang,
         dice_fallback=args.dice_fallback,
-        ask_dice=ask if args.interactive else None,
+        ask_dice=(lambda prompt: ask(prompt, t.catalog)) if args.interactive else None,
         ask_decision=asked if args.interactive else None,
     )
     from stratagem.render.views import battle_view

@@ -8,38 +8,56 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from stratagem.errors import StratagemError
+from stratagem.errors import Keyed, StratagemError, Texts
 
-LANGS_HELP = "language of the report (ru, en, or any language with locale files; default: $LANG)"
+LANGS_HELP = ("language of the report and of the messages (ru, en, de, or any language with "
+              "locale files; default: $LANGUAGE, $LC_ALL, $LC_MESSAGES, $LANG)")
+LOCALES_HELP = ("also read the locale files in this folder (after the others; repeatable; "
+                "also $STRATAGEM_LOCALES)")
 
 
 def default_lang() -> str:
     """The user's language from the environment (LANG=ru_RU.UTF-8 → ru), else English."""
-    for var in ("STRATAGEM_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
-        value = os.environ.get(var, "")
-        code = value.split(".")[0].split("_")[0].lower()
-        if code and code not in ("c", "posix"):
-            return code
-    return "en"
+    return chosen_lang(None)
 
 
-def chosen_lang(requested: str | None) -> str:
-    """The report's language: --lang, else the environment's; says so on stderr when no
-    locale file of that language exists (the texts then fall back to English)."""
-    lang = requested or default_lang()
-    from stratagem.i18n.catalog import ENGINE_LOCALES
+def chosen_lang(requested: str | None, *, warn: bool = True) -> str:
+    """The language to speak: --lang, else the environment's, matched to the languages with
+    locale files (de-AT → de → English, any case). Says so on stderr when --lang names a
+    language without texts (they then fall back to English)."""
+    from stratagem.i18n.catalog import available_languages
+    from stratagem.i18n.negotiate import choose, negotiate
 
-    if not (ENGINE_LOCALES / f"{lang}.yaml").is_file():
-        known = sorted(p.stem for p in ENGINE_LOCALES.glob("*.yaml"))
-        if requested:
-            print(f"stratagem: no texts in '{lang}' yet ({', '.join(known)} exist); "
-                  "showing English", file=sys.stderr)
-        return "en" if not requested else lang
-    return lang
+    from stratagem.i18n.catalog import check_language_code
+    from stratagem.i18n.negotiate import normalize_tag
+
+    if requested:
+        check_language_code(normalize_tag(requested) or requested)
+    available = available_languages()
+    if requested and negotiate(requested, available) is None:
+        if warn:
+            print(_warning(requested, available), file=sys.stderr)
+        return "en"
+    return choose(requested, available)
+
+
+def _warning(requested: str, available: list[str]) -> str:
+    from stratagem.i18n.catalog import engine_catalog
+
+    english = "stratagem: no texts in '{lang}' yet ({known} exist); showing English"
+    try:
+        text = engine_catalog(chosen_lang(None, warn=False)).keyed(
+            "cli.language_missing", {"lang": requested, "known": ", ".join(available)})
+    except StratagemError:
+        text = None
+    return "stratagem: " + text if text else english.format(lang=requested,
+                                                           known=", ".join(available))
 
 
 def add_lang(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lang", default=None, metavar="LANG", help=LANGS_HELP)
+    parser.add_argument("--locales", action="append", default=[], metavar="DIR",
+                        help=LOCALES_HELP)
 
 
 def add_max_seconds(parser: argparse.ArgumentParser) -> None:
@@ -101,7 +119,7 @@ def parse_dice_list(text: str) -> list[Any]:
             end = buf.find("]", i)
             if end < 0:
                 raise StratagemError("--dice: a '[' without its ']'",
-                                     hint="write faces as [3,5,1,6]")
+                                     hint="write faces as [3,5,1,6]", key="cli.dice_bracket")
             out.append([_int(x) for x in buf[i + 1:end].replace(",", " ").split()])
             i = end + 1
             continue
@@ -122,7 +140,8 @@ def _int(text: str) -> int:
         return int(text)
     except ValueError:
         raise StratagemError(f"--dice: '{text}' is not a whole number",
-                             hint="e.g. --dice 14,10,8 or --dice '[3,5,1,6] 12'") from None
+                             hint="e.g. --dice 14,10,8 or --dice '[3,5,1,6] 12'",
+                             key="cli.dice_number", params={"text": text}) from None
 
 
 def parse_decisions(items: list[str] | None) -> dict[str, Any]:
@@ -133,7 +152,8 @@ def parse_decisions(items: list[str] | None) -> dict[str, Any]:
         if "=" not in item:
             raise StratagemError(f"--decide {item}: expected ID=VALUE or ID:WHO=VALUE",
                                  hint="e.g. --decide risk:Aldric=-2, or "
-                                      "--decide 'risk:Aldric={prefer: [-2, -1], else: 0}'")
+                                      "--decide 'risk:Aldric={prefer: [-2, -1], else: 0}'",
+                                 key="cli.decide", params={"item": item})
         left, text = item.split("=", 1)
         value = _plan(left, text) if text.lstrip().startswith("{") else parse_value(text)
         if ":" in left:
@@ -154,9 +174,10 @@ def _plan(left: str, text: str) -> Any:
     return load_yaml(f"--decide {left}", text=text)
 
 
-def ask(prompt: str) -> str:
-    """Ask at the terminal; the question goes to stderr so stdout stays the report."""
-    sys.stderr.write(prompt)
+def ask(prompt: str, texts: Texts | None = None) -> str:
+    """Ask at the terminal, in the language of ``texts``; the question goes to stderr so stdout
+    stays the report."""
+    sys.stderr.write(prompt.localized(texts) if isinstance(prompt, Keyed) else prompt)
     sys.stderr.flush()
     try:
         return input()

@@ -1,9 +1,15 @@
-"""``stratagem i18n``: check translations, or show one text in one language.
+"""``stratagem i18n``: check translations, show one text, exchange them with translators' tools.
 
 ``stratagem i18n check [--ruleset ID ...] [--format text|json]`` checks the
 engine's own locale files and those of every shipped ruleset (or the named
-ones; a path to a ruleset folder works too). It exits 1 when a key is
-missing, a placeholder or plural form is wrong, or a file does not load.
+ones; a path to a ruleset folder or to an overlay file works too), each
+against the languages it ships. It exits 1 when a key is missing, a
+placeholder or plural form is wrong, a translation is stale, or a file does
+not load.
+
+``stratagem i18n export --lang LANG [--ruleset ID] [--format po|xliff]``,
+``stratagem i18n import FILE [--ruleset ID]`` and ``stratagem i18n stamp
+--lang LANG [--ruleset ID]``: see :mod:`stratagem.i18n.exchange`.
 
 ``stratagem i18n show KEY [--lang LANG] [--ruleset ID] [--locales PATH ...]
 [--param NAME=VALUE ...]`` prints one formatted text, the way the report
@@ -17,7 +23,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from stratagem.errors import StratagemError
+from stratagem.errors import Location, StratagemError
 
 CHECK_EPILOG = """examples:
   stratagem i18n check                               every shipped ruleset and the engine
@@ -30,7 +36,7 @@ not load. See docs/translating.md.
 """
 
 SHOW_EPILOG = """examples:
-  stratagem i18n show report.rounds --lang ru --param n=3
+  stratagem i18n show report.battles --lang ru --param n=3
   stratagem i18n show battle.fight --ruleset war-machine --param winner=Orcs --param difference=5
   stratagem i18n show report.winner --locales my-locales/pl.yaml --lang pl --param side=Rome
 """
@@ -62,8 +68,9 @@ def register(sub: Any) -> None:
         description="Print the text of KEY in a language, with parameters filled in.",
         epilog=SHOW_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    show.add_argument("key", metavar="KEY", help="a message key, e.g. report.rounds")
-    show.add_argument("--lang", default="en", help="language code (default: en)")
+    show.add_argument("key", metavar="KEY", help="a message key, e.g. report.battles")
+    show.add_argument("--lang", default=None, help="language code (default: $LANGUAGE, $LC_ALL, "
+                      "$LC_MESSAGES, $LANG)")
     show.add_argument("--ruleset", metavar="ID",
                       help="also read this ruleset's locale files (a shipped id or a folder)")
     show.add_argument("--locales", action="append", default=[], metavar="PATH",
@@ -71,6 +78,35 @@ def register(sub: Any) -> None:
     show.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                       help="a parameter; numbers are read as numbers; repeatable")
     show.set_defaults(run=run_show)
+    export = inner.add_parser(
+        "export", help="write one language's texts as a PO or XLIFF file",
+        description="Write the texts of one language (the engine's, or a ruleset's with "
+        "--ruleset) as a PO file for Poedit, Weblate or Crowdin, or as XLIFF 1.2.")
+    export.add_argument("--lang", required=True, help="the language to export (e.g. de)")
+    export.add_argument("--ruleset", metavar="ID", help="a ruleset's texts (id, folder or overlay)")
+    export.add_argument("--format", choices=("po", "xliff"), default="po",
+                        help="po (default) or xliff")
+    export.add_argument("-o", "--output", metavar="FILE", help="write here (default: stdout)")
+    export.set_defaults(run=run_export)
+    imp = inner.add_parser(
+        "import", help="write a locale file from a translated PO or XLIFF file",
+        description="Read a PO or XLIFF file (as export writes it, translated) and write the "
+        "language's locale file of the engine or of the ruleset named with --ruleset.")
+    imp.add_argument("file", metavar="FILE", help="the .po or .xlf file")
+    imp.add_argument("--ruleset", metavar="ID", help="a ruleset's texts (id, folder or overlay)")
+    imp.add_argument("--format", choices=("po", "xliff"), default=None,
+                     help="po or xliff (default: from the file's name)")
+    imp.add_argument("-o", "--output", metavar="FILE",
+                     help="the locale file to write (default: the group's <lang>.yaml)")
+    imp.set_defaults(run=run_import)
+    stamp = inner.add_parser(
+        "stamp", help="record that a language's texts match the current English",
+        description="Record, in the locale file's sources: section, the fingerprint of the "
+        "English text each translation now corresponds to: do it after checking translations "
+        "that i18n check reports stale.")
+    stamp.add_argument("--lang", required=True, help="the language whose file to stamp")
+    stamp.add_argument("--ruleset", metavar="ID", help="a ruleset's texts (id, folder or overlay)")
+    stamp.set_defaults(run=run_stamp)
     parser.set_defaults(run=lambda args: _usage(parser))
 
 
@@ -96,18 +132,46 @@ def _shipped() -> dict[str, Path]:
 
 
 def _ruleset_folder(ref: str) -> tuple[str, Path, bool]:
-    """``(name, folder, shipped)`` for a shipped id or a path to a ruleset folder."""
+    """``(name, folder, shipped)`` for a shipped id, a ruleset folder or an overlay file."""
     shipped = _shipped()
     if ref in shipped:
         return ref, shipped[ref], True
     path = Path(ref)
     if path.is_dir() and (path / "ruleset.yaml").is_file():
         return str(path), path, False
+    if path.is_file() and path.suffix == ".yaml":
+        return str(path), path, False
     known = ", ".join(shipped) or "none"
     raise StratagemError(
         f"unknown ruleset {ref!r}",
-        hint=f"name a shipped ruleset ({known}) or a folder holding ruleset.yaml",
+        hint=f"name a shipped ruleset ({known}), a folder holding ruleset.yaml, or an overlay "
+        "file", key="i18n.unknown_ruleset", params={"ref": ref, "known": known},
     )
+
+
+def _overlay_locales(path: Path) -> Path:
+    """The locale folder of an overlay file: ``locales/`` beside it, or ``<stem>/locales/``."""
+    for folder in (path.parent / path.stem / "locales", path.parent / "locales"):
+        if folder.is_dir():
+            return folder
+    return path.parent / "locales"
+
+
+def _group(ref: str | None) -> tuple[str, Path]:
+    """``(name, locale folder)`` of the engine (no ref) or of a ruleset or overlay."""
+    from stratagem.i18n.catalog import ENGINE_LOCALES
+
+    if ref is None:
+        return "engine", ENGINE_LOCALES
+    name, folder, _ = _ruleset_folder(ref)
+    return name, _overlay_locales(folder) if folder.is_file() else folder / "locales"
+
+
+def _read(folder: Path, lang: str) -> list[Any]:
+    from stratagem.i18n.catalog import read_locale
+
+    path = folder / f"{lang}.yaml"
+    return [read_locale(path)] if path.is_file() else []
 
 
 def _keys_of(ref: str) -> set[str]:
@@ -117,17 +181,36 @@ def _keys_of(ref: str) -> set[str]:
     return set(load_ruleset(ref).message_keys())
 
 
+def _check_target(name: str, folder: Path, shipped: bool) -> Any:
+    from stratagem.i18n.check import check_ruleset, ruleset_refs
+
+    if not folder.is_file():
+        refs = ruleset_refs(folder, name if shipped else None)
+        return check_ruleset(folder, name, _keys_of, refs)
+    own = _overlay_locales(folder)
+    inherited: dict[str, list[Path]] = {}
+    try:
+        from stratagem.compile.pipeline import load_ruleset
+
+        for lang, paths in load_ruleset(folder).locale_files.items():
+            inherited[lang] = [p for p in paths if p.parent != own]
+    except StratagemError:
+        pass  # check_ruleset reports it
+    return check_ruleset(folder.parent, name, _keys_of, [str(folder)], locales=own,
+                         inherited=inherited)
+
+
 def run_check(args: argparse.Namespace) -> int:
-    from stratagem.i18n.check import check_engine, check_ruleset, ruleset_refs
+    from stratagem.i18n.check import check_engine
 
     if args.ruleset:
         targets = [_ruleset_folder(ref) for ref in args.ruleset]
     else:
         targets = [(name, folder, True) for name, folder in _shipped().items()]
-    reports = [check_engine()]
-    for name, folder, shipped in targets:
-        refs = ruleset_refs(folder, name if shipped else None)
-        reports.append(check_ruleset(folder, name, _keys_of, refs))
+    groups = [_check_target(name, folder, shipped) for name, folder, shipped in targets]
+    languages: dict[str, list[Path]] = {lang: [] for report in groups
+                                        for lang in report.languages}
+    reports = [check_engine(languages), *groups]
     ok = all(report.ok for report in reports)
     if args.format == "json":
         print(json.dumps({"ok": ok, "groups": [r.to_json() for r in reports]},
@@ -137,10 +220,12 @@ def run_check(args: argparse.Namespace) -> int:
             print(report.render())
         missing = sum(len(lang.missing) for r in reports for lang in r.languages.values())
         unused = sum(len(lang.unused) for r in reports for lang in r.languages.values())
-        other = sum(lang.problems for r in reports for lang in r.languages.values()) - missing
+        stale = sum(len(lang.stale) for r in reports for lang in r.languages.values())
+        other = sum(lang.problems for r in reports for lang in r.languages.values()) - missing \
+            - stale
         errors = sum(len(r.errors) for r in reports)
-        print(f"i18n check: {missing} missing, {unused} unused, {other} other problems, "
-              f"{errors} load errors" + (" — OK" if ok else ""))
+        print(f"i18n check: {missing} missing, {unused} unused, {stale} stale, {other} other "
+              f"problems, {errors} load errors" + (" — OK" if ok else ""))
     return 0 if ok else 1
 
 
@@ -157,11 +242,10 @@ def _parse_param(text: str) -> tuple[str, object]:
 
 
 def run_show(args: argparse.Namespace) -> int:
-    import sys
+    from stratagem.cli.common import chosen_lang
+    from stratagem.i18n.catalog import engine_catalog
 
-    from stratagem.i18n.catalog import ENGINE_LOCALES, load_catalog
-
-    places = [ENGINE_LOCALES]
+    places: list[Path] = []
     if args.ruleset:
         places.append(_ruleset_folder(args.ruleset)[1] / "locales")
     for place in args.locales:
@@ -170,10 +254,7 @@ def run_show(args: argparse.Namespace) -> int:
             raise StratagemError(f"{place}: no such file or folder",
                                  hint="--locales names a locale file (pl.yaml) or a folder of them")
         places.append(path)
-    catalog = load_catalog(args.lang, places)
-    if not catalog.keys() and args.lang != "en":
-        print(f"stratagem: {catalog.text('error.language_missing', lang=args.lang)}",
-              file=sys.stderr)
+    catalog = engine_catalog(chosen_lang(args.lang), *places)
     params: dict[str, Any] = {}
     for name, value in (_parse_param(p) for p in args.param):
         *parents, last = name.split(".")
@@ -185,3 +266,67 @@ def run_show(args: argparse.Namespace) -> int:
         target[last] = value
     print(catalog.text(args.key, **params))
     return 0 if catalog.message(args.key) is not None else 1
+
+
+def run_export(args: argparse.Namespace) -> int:
+    import sys
+
+    from stratagem.i18n.exchange import export_po, export_xliff
+    from stratagem.render import write_file
+
+    name, folder = _group(args.ruleset)
+    english, own = _read(folder, "en"), _read(folder, args.lang)
+    if args.format == "po":
+        data = export_po(args.lang, english, own, project=name)
+    else:
+        data = export_xliff(args.lang, english, own, original=name)
+    if args.output:
+        write_file(args.output, data.decode("utf-8"))
+    else:
+        sys.stdout.write(data.decode("utf-8"))
+    return 0
+
+
+def run_import(args: argparse.Namespace) -> int:
+    from stratagem.i18n.exchange import import_po, import_xliff, locale_text
+    from stratagem.render import write_file
+
+    path = Path(args.file)
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise StratagemError(f"cannot read the file: {err.strerror or err}",
+                             location=Location(str(path)), key="yaml.unreadable",
+                             params={"reason": err.strerror or str(err)}) from None
+    kind = args.format or ("xliff" if path.suffix.lower() in (".xlf", ".xliff") else "po")
+    name, folder = _group(args.ruleset)
+    english = _read(folder, "en")
+    reader = import_po if kind == "po" else import_xliff
+    first = reader(data, english, [], str(path))
+    existing = _read(folder, first.language)
+    result = reader(data, english, existing, str(path)) if existing else first
+    result.name = next((f.name for f in existing if f.name), "")
+    target = Path(args.output) if args.output else folder / f"{result.language}.yaml"
+    header = (f"# {name} texts in {result.language}, written by `stratagem i18n import` "
+              f"from {path.name}.")
+    write_file(str(target), locale_text(result, header))
+    print(f"{target}: {len(result.messages)} texts")
+    return 0
+
+
+def run_stamp(args: argparse.Namespace) -> int:
+    from stratagem.i18n.catalog import fingerprint
+    from stratagem.i18n.exchange import with_sources
+    from stratagem.render import write_file
+
+    name, folder = _group(args.ruleset)
+    path = folder / f"{args.lang}.yaml"
+    english = {key: m for f in _read(folder, "en") for key, m in f.messages.items()}
+    own = _read(folder, args.lang)
+    if not own:
+        raise StratagemError(f"{path}: no such locale file", location=Location(str(path)),
+                             key="i18n.no_locale_file", params={"path": str(path)})
+    sources = {key: fingerprint(english[key].source) for key in own[0].messages if key in english}
+    write_file(str(path), with_sources(path.read_text(encoding="utf-8"), sources))
+    print(f"{path}: {len(sources)} texts stamped")
+    return 0

@@ -109,7 +109,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         from stratagem.odds import render_odds
 
-        write_out(render_odds(scenario.ruleset, figures, lang, fmt), args.output)
+        write_out(render_odds(scenario.ruleset, figures, lang, fmt, scenario.names),
+                  args.output)
     if stopped is not None:
         raise stopped.error
     return 0

@@ -5,6 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 
+from stratagem.cli.common import add_lang, chosen_lang
+from stratagem.errors import Keyed
+
 EPILOG = """\
 examples:
   stratagem rulesets                  ids, titles and settings
@@ -25,17 +28,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--lang", default="en", metavar="LANG",
-                        help="language of the titles (default: en)")
+    add_lang(parser)
     parser.add_argument("--format", choices=("text", "json"), default="text",
                         help="text (default) or json")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    from stratagem.i18n.catalog import engine_catalog
     from stratagem.loader.resolve import display_path, list_rulesets
 
-    infos = list_rulesets(args.lang)
+    lang = chosen_lang(args.lang)
+    texts = engine_catalog(lang)
+    infos = list_rulesets(lang)
     if args.format == "json":
         print(json.dumps([
             {"id": i.id, "title": i.title, "path": str(i.path), "settings": list(i.settings)}
@@ -43,13 +48,15 @@ def run(args: argparse.Namespace) -> int:
         ], indent=2, ensure_ascii=False))
         return 0
     if not infos:
-        print("no rulesets are installed")
+        print(Keyed("no rulesets are installed", "rulesets.none").localized(texts))
         return 0
     width = max(len(i.id) for i in infos)
     for info in infos:
         print(f"{info.id:<{width}}  {info.title or ''}".rstrip())
         for setting in info.settings:
-            print(f"{'':<{width}}  setting: {setting}")
-    print(f"\n{len(infos)} ruleset{'s' if len(infos) != 1 else ''} in "
-          f"{display_path(infos[0].path.parent.parent)}")
+            print(f"{'':<{width}}  " + Keyed(f"setting: {setting}", "rulesets.setting",
+                                              setting=setting).localized(texts))
+    folder = display_path(infos[0].path.parent.parent)
+    print("\n" + Keyed(f"{len(infos)} ruleset{'s' if len(infos) != 1 else ''} in {folder}",
+                       "rulesets.count", n=len(infos), folder=folder).localized(texts))
     return 0

@@ -12,7 +12,8 @@ import argparse
 import json
 from typing import Any
 
-from stratagem.errors import Location, describe
+from stratagem.cli.common import add_lang, chosen_lang
+from stratagem.errors import Keyed, Location, Texts, describe
 
 EPILOG = """\
 examples:
@@ -42,40 +43,45 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "--format", choices=("text", "json"), default="text",
         help="text (default) or json (a list of {file, valid, errors})",
     )
+    add_lang(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from stratagem.api import validate
+    from stratagem.i18n.catalog import engine_catalog
 
+    texts = engine_catalog(chosen_lang(args.lang))
     results = []
     for name in args.files:
         errors = validate(name)
         results.append({"file": name, "valid": not errors,
-                        "errors": [{**e.to_json(), "context": e.context} for e in errors]})
+                        "errors": [{**e.to_json(texts), "context": e.context} for e in errors]})
     if args.format == "json":
         print(json.dumps(results, indent=2, ensure_ascii=False))
     else:
         for result in results:
             for error in result["errors"]:
-                print(render(error))
-        print(summary(results))
+                print(render(error, texts))
+        print(summary(results).localized(texts))
     return 0 if all(r["valid"] for r in results) else 1
 
 
-def render(error: dict[str, Any]) -> str:
+def render(error: dict[str, Any], texts: Texts | None = None) -> str:
     """One error of the JSON report as text (the same text as every command's errors)."""
     location = Location(error.get("file"), error.get("line"), error.get("column"),
                         error.get("path"))
-    return describe(location, str(error["message"]), error.get("context"), error.get("hint"))
+    return describe(location, str(error["message"]), error.get("context"), error.get("hint"),
+                    texts)
 
 
-def summary(results: list[dict[str, Any]]) -> str:
+def summary(results: list[dict[str, Any]]) -> Keyed:
     """"2 files checked, 1 with errors (3 errors)" or "2 files checked, all valid"."""
     files = len(results)
     bad = [r for r in results if not r["valid"]]
     head = f"{files} file{'s' if files != 1 else ''} checked"
     if not bad:
-        return f"{head}, all valid"
+        return Keyed(f"{head}, all valid", "validate.all_valid", files=files)
     count = sum(len(r["errors"]) for r in bad)
-    return f"{head}, {len(bad)} with errors ({count} error{'s' if count != 1 else ''})"
+    return Keyed(f"{head}, {len(bad)} with errors ({count} error{'s' if count != 1 else ''})",
+                 "validate.with_errors", files=files, bad=len(bad), errors=count)

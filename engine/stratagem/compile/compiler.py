@@ -58,8 +58,10 @@ class Compiler:
         self._loops = 0
 
     # -- errors and positions -----------------------------------------------------------
-    def error(self, message: str, location: Location | None, hint: str | None = None) -> None:
-        self.errors.append(StratagemError(message, location=location, hint=hint))
+    def error(self, message: str, location: Location | None, hint: str | None = None,
+              key: str | None = None, **params: object) -> None:
+        self.errors.append(StratagemError(message, location=location, hint=hint, key=key,
+                                          params=params))
 
     def where(self, node: Any, key: Any = None) -> Location | None:
         return where(node, key)
@@ -161,13 +163,15 @@ class Compiler:
                     known = set().union(*self._known) | set(self.constants)
                     self.error(f"`{expr.text}`: the name '{name}' is not defined here", loc,
                                hint=closest(name, known) or "set it with a `set` step first, "
-                               "or declare it under `constants:`")
+                               "or declare it under `constants:`", key="compile.unknown_name",
+                               expr=expr.text, name=name)
         functions = set(BASE_FUNCTIONS) | set(RULESET_FUNCTIONS) | self.formula_names
         for call in sorted(expr.calls):
             if call not in functions:
                 self.error(f"`{expr.text}`: unknown function '{call}'", loc,
                            hint=closest(call, functions) or "see the list of functions in "
-                           "docs/ruleset-reference.md")
+                           "docs/ruleset-reference.md", key="compile.unknown_function",
+                           expr=expr.text, name=call)
         for node in ast.walk(expr.node):
             if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
                     and node.func.id in TABLE_FUNCTIONS and node.args
@@ -175,14 +179,16 @@ class Compiler:
                 table: object = node.args[0].value
                 if table not in self.tables:
                     self.error(f"`{expr.text}`: there is no table '{table}'", loc,
-                               hint=closest(table, self.tables) or "declare it under `tables:`")
+                               hint=closest(table, self.tables) or "declare it under `tables:`",
+                               key="compile.expr_unknown_table", expr=expr.text, name=table)
 
     # -- references -----------------------------------------------------------------------
     def table_ref(self, node: Mapping[str, Any], key: str) -> str:
         name = str(node.get(key))
         if name not in self.tables:
             self.error(f"there is no table '{name}'", self.where(node, key),
-                       hint=closest(name, self.tables) or "declare it under `tables:`")
+                       hint=closest(name, self.tables) or "declare it under `tables:`",
+                       key="compile.unknown_table", name=name)
         return name
 
     def procedure_ref(self, node: Mapping[str, Any], key: str) -> str:
@@ -190,7 +196,7 @@ class Compiler:
         if name not in self.procedure_params:
             self.error(f"there is no procedure '{name}'", self.where(node, key),
                        hint=closest(name, self.procedure_params) or "declare it under "
-                       "`procedures:`")
+                       "`procedures:`", key="compile.unknown_procedure", name=name)
         return name
 
     def dice_spec(self, node: Mapping[str, Any], key: str) -> Dice:
@@ -311,7 +317,8 @@ def compile_kinds(c: Compiler, doc: Mapping[str, Any]) -> dict[str, EntityKind]:
         for coll, child in kind.children.items():
             if child not in kinds:
                 c.error(f"entity '{kind.name}': collection '{coll}' holds unknown kind '{child}'",
-                        kind.location, hint=closest(child, kinds))
+                        kind.location, hint=closest(child, kinds), key="compile.unknown_child",
+                        kind=kind.name, collection=coll, child=child)
     if "battle" not in kinds:
         c.error("the ruleset declares no `battle` entity (the root of the battle state)",
                 c.where(doc, "entities") or c.where(doc),
@@ -368,7 +375,8 @@ def compile_field(c: Compiler, name: str, body: Any, loc: Location | None,
             values = enums.get(str(body["enum"]))
             if values is None:
                 c.error(f"field '{owner}' uses unknown enum '{body['enum']}'",
-                        c.where(body, "enum"), hint=closest(body["enum"], enums))
+                        c.where(body, "enum"), hint=closest(body["enum"], enums),
+                        key="compile.unknown_enum", field=owner, enum=body["enum"])
         elif "values" in body:
             values = tuple(str(v) for v in body["values"])
             for v in values if labelled else ():

@@ -40,10 +40,11 @@ def compile_decisions(ruleset: Ruleset, given: Mapping[str, Any],
     for key, value in given.items():
         key = str(key)
         if key not in ruleset.decisions:
+            known = ", ".join(sorted(ruleset.decisions))
             found.append(StratagemError(
                 f"this ruleset asks no decision '{key}'", location=checker.c.key_where(given, key),
-                hint=closest(key, ruleset.decisions) or "decisions: " + ", ".join(
-                    sorted(ruleset.decisions))))
+                hint=closest(key, ruleset.decisions) or "decisions: " + known,
+                key="plan.unknown_decision", params={"decision": key, "known": known}))
             continue
         if isinstance(value, Mapping) and not _is_plan(value):
             out[key] = {str(who): checker.plans(key, value, who) for who in value}
@@ -51,7 +52,8 @@ def compile_decisions(ruleset: Ruleset, given: Mapping[str, Any],
             out[key] = checker.plans(key, given, key)
     for err in found:  # a value with no place in a file came from the command line
         if err.location is None:
-            err.hint = (f"{err.hint}; " if err.hint else "") + "fix the --decide option that gives it"
+            err.add_hint("fix the --decide option that gives it", "plan.from_cli_after.hint",
+                         "plan.from_cli.hint")
     if errors is not None:
         errors.extend(found)
     elif found:
@@ -86,7 +88,7 @@ class _Checker:
         if isinstance(value, list):
             if not value:
                 self.fail("an empty list decides nothing", where(node, key),
-                          "give at least one value, or remove the entry")
+                          "give at least one value, or remove the entry", key="plan.empty_list")
             return [self.plan(decision, value, i, in_list=True) for i in range(len(value))]
         return [self.plan(decision, node, key)]
 
@@ -96,7 +98,7 @@ class _Checker:
         if isinstance(value, list):
             self.fail("a list inside a list", loc,
                       "a list is used one item per ask; to give preferences write "
-                      "{prefer: [a, b], else: c}" if in_list else None)
+                      "{prefer: [a, b], else: c}" if in_list else None, key="plan.nested_list")
             return Answer(None, loc)
         if not isinstance(value, Mapping):
             return Answer(self.answer(decision, value, loc), loc)
@@ -104,22 +106,23 @@ class _Checker:
             if name not in PLAN_KEYS:
                 self.fail(f"a decision's plan has no key '{name}'", self.c.key_where(value, name),
                           closest(name, PLAN_KEYS) or "write {prefer: [a, b], else: c} or "
-                          "{policy: EXPR, else: c}")
+                          "{policy: EXPR, else: c}", key="plan.unknown_key", name=name)
         otherwise = self.plan(decision, value, "else") if "else" in value else None
         if "prefer" in value and "policy" in value:
             self.fail("a plan is either `prefer:` or `policy:`, not both", loc,
                       "put the policy's answers in order under `prefer:`, or the "
-                      "preferences into the policy's expression")
+                      "preferences into the policy's expression", key="plan.prefer_and_policy")
         if "policy" in value:
             return Policy(self.policy(value), where(value, "policy"), otherwise)
         if "prefer" not in value:
             self.fail("a map here must say `prefer:` or `policy:`", loc,
-                      "e.g. {prefer: [a, b], else: c}")
+                      "e.g. {prefer: [a, b], else: c}", key="plan.no_prefer")
             return Answer(None, loc)
         items = value["prefer"]
         if not isinstance(items, list) or not items:
             self.fail("`prefer:` takes a list of answers, the first that applies is taken",
-                      where(value, "prefer"), "e.g. prefer: [Horse archers, Heavy cavalry]")
+                      where(value, "prefer"), "e.g. prefer: [Horse archers, Heavy cavalry]",
+                      key="plan.prefer_list")
             items = []
         items = [self.answer(decision, item, where(items, i)) for i, item in enumerate(items)]
         return Prefer(items, where(value, "prefer"), otherwise)
@@ -127,15 +130,18 @@ class _Checker:
     def answer(self, decision: str, value: Any, loc: Location | None) -> Any:
         """An answer, checked against the options the ruleset lists (when it lists them)."""
         if isinstance(value, (Mapping, list)):
-            self.fail("an answer is a single value", loc, "e.g. 2, true or a name")
+            self.fail("an answer is a single value", loc, "e.g. 2, true or a name",
+                      key="plan.single_value")
             return None
         step = self.rs.decisions[decision]
         if isinstance(step.options, list) and value not in step.options:
+            answers = ", ".join(map(str, step.options))
             self.fail(f"'{value}' is not one of the answers to '{decision}'", loc,
-                      closest(value, step.options)
-                      or "answers: " + ", ".join(map(str, step.options)))
+                      closest(value, step.options) or "answers: " + answers,
+                      key="plan.not_an_answer", value=value, decision=decision, answers=answers)
         elif step.type == "bool" and not isinstance(value, bool):
-            self.fail(f"'{decision}' is answered true or false, not {value!r}", loc)
+            self.fail(f"'{decision}' is answered true or false, not {value!r}", loc, None,
+                      key="plan.not_bool", decision=decision, value=repr(value))
         return value
 
     def policy(self, node: Mapping[str, Any]) -> Expr:
@@ -145,8 +151,10 @@ class _Checker:
             expr = c.expr(node, "policy")
         for err in c.errors[start:]:
             if "is not defined here" in err.message:
-                err.hint = f"{err.hint} (a policy reads {', '.join(POLICY_NAMES)}, battle " \
-                           "and the ruleset's constants)"
+                names = ", ".join(POLICY_NAMES)
+                err.add_hint(f"a policy reads {names}, battle and the ruleset's constants",
+                             "plan.policy_reads_after.hint", "plan.policy_reads.hint",
+                             names=names)
         self.errors.extend(c.errors[start:])
         del c.errors[start:]
         bound = {t.id for n in ast.walk(expr.node) if isinstance(n, ast.comprehension)
@@ -159,11 +167,14 @@ class _Checker:
                 self.fail(f"`{expr.text}`: a {kind} has no field or derived value '{n.attr}'",
                           where(node, "policy"),
                           closest(n.attr, self.members[n.value.id]) or f"see the ruleset's "
-                          f"`entities: {kind}:`")
+                          f"`entities: {kind}:`", key="plan.no_member", expr=expr.text, kind=kind,
+                          name=n.attr)
         return expr
 
-    def fail(self, message: str, loc: Location | None, hint: str | None = None) -> None:
-        self.errors.append(StratagemError(message, location=loc, hint=hint))
+    def fail(self, message: str, loc: Location | None, hint: str | None, *, key: str,
+             **params: object) -> None:
+        self.errors.append(StratagemError(message, location=loc, hint=hint, key=key,
+                                          params=params))
 
 
 __all__ = ["compile_decisions"]

@@ -21,7 +21,8 @@ from typing import Any
 from stratagem.compile.documents import build_army, build_scenario, sides_collection
 from stratagem.compile.ruleset import compile_ruleset
 from stratagem.errors import Location, StratagemError, ValidationFailed, did_you_mean, in_order
-from stratagem.i18n.catalog import parse_locale
+from stratagem.i18n.catalog import parse_locale, record_locale_names
+from stratagem.i18n.names import NameBook, extract_names
 from stratagem.loader.limits import DEFAULT_LIMITS, LoadLimits
 from stratagem.loader.resolve import find_ruleset, load_document_chain
 from stratagem.loader.schema import army_schema, scenario_schema, validate_document
@@ -137,13 +138,21 @@ class Pipeline:
             raise
 
     # -- armies and scenarios -------------------------------------------------------------
-    def document(self, path: Path, kind: str, location: Location | None = None) -> PosDict:
-        """A file that must be of ``kind``: read, its kind checked."""
+    def document(self, path: Path, kind: str, location: Location | None = None,
+                 names: NameBook | None = None) -> PosDict:
+        """A file that must be of ``kind``: read, its kind checked; the names it gives per
+        language (and its folder's locale files give) go into ``names`` (i18n/names.py)."""
         if not path.is_file():
             raise StratagemError(f"no such {kind} file: {path}", location=location,
                                  hint="paths in a scenario are relative to the scenario file"
-                                 if location is not None else "check the path")
+                                 if location is not None else "check the path",
+                                 key="api.no_file", hint_key="api.relative.hint"
+                                 if location is not None else "api.check_path.hint",
+                                 params={"kind": kind, "path": str(path)})
         raw = load_yaml(path, self.limits)
+        if isinstance(raw, PosDict) and names is not None:
+            extract_names(raw, names)
+            record_locale_names(path.parent / "locales", names)
         found, errors = kind_of(raw, str(path))
         if found is None:
             raise _fail(errors)
@@ -153,7 +162,10 @@ class Pipeline:
                 f"expected {article} {kind} file, but this one says kind: {found}",
                 location=raw.where("kind"),
                 hint="`stratagem battle` fights a scenario; `stratagem rate` rates an army"
-                if found in ("army", "scenario") else f"start the file with `kind: {kind}`")
+                if found in ("army", "scenario") else f"start the file with `kind: {kind}`",
+                key="api.wrong_kind", hint_key="api.battle_or_rate.hint"
+                if found in ("army", "scenario") else "api.wrong_kind.hint",
+                params={"kind": kind, "found": found})
         assert isinstance(raw, PosDict)
         return raw
 
@@ -168,35 +180,43 @@ class Pipeline:
 
     def army(self, path: str | Path, ruleset: Ruleset | None = None) -> Army:
         path = Path(path)
-        raw = self.document(path, "army")
+        names = NameBook()
+        raw = self.document(path, "army", names=names)
         rs = ruleset or self.ruleset_for(raw, path, "army")
         self.side_schema(raw, "army", rs)
         root = rs.new_entity(rs.kinds["battle"], {}, None)
         side = build_army(rs, raw, root)
         root.adopt(sides_collection(rs), side)
-        return Army(rs, side, root, str(path))
+        return Army(rs, side, root, str(path), names)
 
     def scenario(self, path: str | Path, ruleset: Ruleset | None = None) -> Scenario:
         path = Path(path)
-        raw = self.document(path, "scenario")
+        names = NameBook()
+        raw = self.document(path, "scenario", names=names)
         rs = ruleset or self.ruleset_for(raw, path, "scenario")
         self.side_schema(raw, "scenario", rs)
-        return build_scenario(rs, raw, path.parent,
-                              lambda army, at: self._army_doc(army, at, path.parent))
+        scenario = build_scenario(rs, raw, path.parent,
+                                  lambda army, at: self._army_doc(army, at, path.parent, names))
+        scenario.names = names
+        return scenario
 
-    def _army_doc(self, path: Path, location: Location | None, folder: Path) -> PosDict:
+    def _army_doc(self, path: Path, location: Location | None, folder: Path,
+                  names: NameBook | None = None) -> PosDict:
         """An army file a scenario names, checked as ``validate`` checks one on its own."""
         if not path.is_file():
             raise StratagemError(f"army file not found: {os.path.relpath(path, folder)}",
                                  location=location,
-                                 hint=f"the path is relative to the scenario's folder ({folder})")
+                                 hint=f"the path is relative to the scenario's folder ({folder})",
+                                 key="loader.army_not_found",
+                                 params={"path": os.path.relpath(path, folder),
+                                         "folder": str(folder)})
         key = path.resolve()
         if key in self._active:
             raise StratagemError("an army file names itself through its scenario",
                                  location=location)
         self._active.add(key)
         try:
-            raw = self.document(path, "army", location)
+            raw = self.document(path, "army", location, names)
             rs = self.ruleset_for(raw, path, "army")
             self.side_schema(raw, "army", rs)
         finally:
@@ -319,6 +339,7 @@ def kind_of(raw: Any, name: str) -> tuple[str | None, list[StratagemError]]:
         return None, [StratagemError(
             "the file is empty", location=Location(name, 1, 1),
             hint=f"start it with 'kind:' and one of: {listed}",
+            key="loader.empty", params={"kinds": listed},
         )]
     if not isinstance(raw, PosDict):
         return None, [StratagemError(
@@ -326,6 +347,7 @@ def kind_of(raw: Any, name: str) -> tuple[str | None, list[StratagemError]]:
             location=Location(name, raw.line, raw.col) if isinstance(raw, PosList)
             else Location(name, 1, 1),
             hint=f"start the file with 'kind:' and one of: {listed}",
+            key="loader.not_a_map", params={"kinds": listed},
         )]
     kind = raw.get("kind")
     if kind is None:
@@ -334,12 +356,15 @@ def kind_of(raw: Any, name: str) -> tuple[str | None, list[StratagemError]]:
             location=raw.key_where("kind") if "kind" in raw else raw.where(),
             hint=f"add e.g. 'kind: ruleset' as the first line; kinds: {listed} (a file "
             "pulled in by 'include:' is checked through the file that includes it)",
+            key="loader.no_kind", params={"kinds": listed},
         )]
     if kind not in KINDS:
         return None, [StratagemError(
             f"unknown kind '{kind}'",
             location=raw.where("kind"),
             hint=did_you_mean(str(kind), KINDS) or f"kinds: {listed}",
+            key="loader.unknown_kind", hint_key="schema.kinds.hint",
+            params={"kind": kind, "kinds": listed},
         )]
     return str(kind), []
 

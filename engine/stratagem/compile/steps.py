@@ -312,13 +312,18 @@ def _check_args(c: Compiler, node: Node, procedure: str, args: Mapping[str, Expr
         c.error(f"procedure '{procedure}' needs {', '.join(missing)}",
                 c.where(node, "with") if "with" in node else location,
                 hint="pass " + ("it" if len(missing) == 1 else "them") + " with `with:`, "
-                     f"e.g. with: {{{missing[0]}: ...}}")
+                     f"e.g. with: {{{missing[0]}: ...}}", key="compile.call_missing",
+                procedure=procedure, missing=", ".join(missing), n=len(missing),
+                first=missing[0])
     for name in args:
         if name not in params:
             c.error(f"procedure '{procedure}' takes no parameter '{name}'",
                     c.where(node["with"], name),
                     hint=closest(name, params) or (
-                        "its parameters: " + ", ".join(params) if params else "it takes none"))
+                        "its parameters: " + ", ".join(params) if params else "it takes none"),
+                    key="compile.call_unknown",
+                    hint_key="compile.call_unknown.hint" if params else "compile.no_params.hint",
+                    procedure=procedure, name=name, params=", ".join(params))
 
 
 def compile_return(c: Compiler, node: Node, base: dict[str, Any]) -> Step:

@@ -9,7 +9,7 @@ expression with a caret under it, ready to print.
 
 from __future__ import annotations
 
-from stratagem.errors import LimitError, StratagemError, caret
+from stratagem.errors import LimitError, StratagemError, Texts, caret
 
 
 def short(number: int) -> str:
@@ -49,8 +49,8 @@ class DiceError(StratagemError):
         self.text = text
         self.column = None if pos is None else pos + 1
 
-    def to_json(self) -> dict[str, object]:
-        data = super().to_json()
+    def to_json(self, texts: Texts | None = None) -> dict[str, object]:
+        data = super().to_json(texts)
         data["expression"] = self.text
         data["expression_column"] = self.column
         return data

@@ -30,7 +30,7 @@ from simpleeval import (
     NumberTooHigh,
 )
 
-from stratagem.errors import Location, StratagemError, UnknownMember, caret
+from stratagem.errors import Location, StratagemError, Term, UnknownMember, caret
 from stratagem.expr import compiled
 from stratagem.expr.bounds import (
     MAX_LENGTH,
@@ -442,16 +442,18 @@ def compile_expr(text: Any, location: Location | None = None) -> Expr:
     if not isinstance(text, str):
         raise ExpressionError(
             f"expected an expression (text or a number), got {type(text).__name__}",
-            location=location,
+            location=location, key="expr.not_text", params={"type": type(text).__name__},
         )
     source = text.strip()
     if not source:
         raise ExpressionError("empty expression", location=location,
-                              hint="write a value, e.g. `0`, or remove the key")
+                              hint="write a value, e.g. `0`, or remove the key", key="expr.empty")
     if len(source) > MAX_EXPRESSION_LENGTH:
         raise ExpressionError(
             f"expression is {len(source)} characters long; the limit is {MAX_EXPRESSION_LENGTH}",
             location=location, hint="split it into several `set` values or a formula",
+            key="expr.too_long",
+            params={"length": str(len(source)), "max": str(MAX_EXPRESSION_LENGTH)},
         )
     try:
         # Parenthesised, so an expression may run over several lines of a YAML block.
@@ -466,6 +468,7 @@ def compile_expr(text: Any, location: Location | None = None) -> Expr:
                 f"cannot read expression (line {line_no} of it): {err.msg}",
                 location=location, context=caret(source, start + max(col - 1, 0)),
                 hint="expressions use Python-like syntax: `a + b`, `x if c else y`, `f(x)`",
+                key="expr.syntax_line", params={"line": line_no, "reason": err.msg},
             ) from None
         where = location
         if location is not None and location.line is not None and "\n" not in source:
@@ -475,6 +478,7 @@ def compile_expr(text: Any, location: Location | None = None) -> Expr:
             f"cannot read expression `{source}`: {err.msg}",
             location=where, context=caret(source, col - 1),
             hint="expressions use Python-like syntax: `a + b`, `x if c else y`, `f(x)`",
+            key="expr.syntax", params={"expr": source, "reason": err.msg},
         ) from None
     _check_nesting(tree, source, location)
     for node in ast.walk(tree):
@@ -483,6 +487,7 @@ def compile_expr(text: Any, location: Location | None = None) -> Expr:
                 f"`{source}` uses {type(node).__name__}, which rule expressions do not allow",
                 location=location,
                 hint="use arithmetic, comparisons, `and/or/not`, `x if c else y` and functions",
+                key="expr.node", params={"expr": source, "node": type(node).__name__},
             )
         if isinstance(node, ast.Call) and not isinstance(node.func, ast.Name):
             raise ExpressionError(
@@ -490,28 +495,34 @@ def compile_expr(text: Any, location: Location | None = None) -> Expr:
                 location=location,
                 hint="expressions never change the state: use a function such as len(), "
                      "sorted(), sum(), or a step such as `update`",
+                key="expr.method", params={"expr": source},
             )
         if isinstance(node, ast.keyword) and node.arg is None:
             raise ExpressionError(f"`{source}` unpacks a map into a call (`**`), which rule "
                                   "expressions do not do", location=location,
-                                  hint="name each option, e.g. `sorted(xs, reverse=true)`")
+                                  hint="name each option, e.g. `sorted(xs, reverse=true)`",
+                                  key="expr.unpack", params={"expr": source})
         if isinstance(node, ast.Name) and node.id.startswith("_"):
             raise ExpressionError(f"`{source}`: names starting with '_' are not allowed",
-                                  location=location)
+                                  location=location, key="expr.underscore",
+                                  params={"expr": source})
         if isinstance(node, ast.Attribute) and node.attr.startswith("_"):
             raise ExpressionError(f"`{source}`: names starting with '_' are not allowed",
-                                  location=location)
+                                  location=location, key="expr.underscore",
+                                  params={"expr": source})
         if isinstance(node, (ast.operator, ast.unaryop, ast.cmpop)) and type(node) not in OPERATORS:
             symbol = _SYMBOLS.get(type(node), type(node).__name__)
             raise ExpressionError(
                 f"`{source}` uses the operator {symbol}, which rule expressions do not have",
                 location=location,
-                hint="use + - * / // % ** and comparisons; `not`, `and`, `or` for truth values")
+                hint="use + - * / // % ** and comparisons; `not`, `and`, `or` for truth values",
+                key="expr.operator", params={"expr": source, "symbol": symbol})
         if isinstance(node, ast.comprehension) and not all(
                 isinstance(t, (ast.Name, ast.Tuple, ast.List, ast.Store))
                 for t in ast.walk(node.target)):
             raise ExpressionError(f"`{source}`: a comprehension may only name its variables "
-                                  "(`for x in ...`, `for a, b in ...`)", location=location)
+                                  "(`for x in ...`, `for a, b in ...`)", location=location,
+                                  key="expr.comprehension", params={"expr": source})
     tree = _Literals().visit(tree)
     collector = _NameCollector()
     collector.visit(tree)
@@ -649,7 +660,13 @@ class Evaluator:
             if err.location is None:
                 err.location = expr.location
             if err.message and not err.message.startswith("`"):
-                err.message = f"`{expr.text}`: {err.message}"
+                if err.key:  # the expression, then the error in the reader's language
+                    inner = Term(err.key, err.message, tuple(err.params.items()))
+                    err.hint_key = err.hint_key or f"{err.key}.hint"
+                    err.keyed("expr.in", f"`{expr.text}`: {err.message}", expr=expr.text,
+                              inner=inner)
+                else:
+                    err.message = f"`{expr.text}`: {err.message}"
             raise
         except Exception as err:  # noqa: BLE001 - every failure becomes a rule-file error
             if self.mode == "compiled" and isinstance(err, CALL_ERRORS):

@@ -21,7 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Protocol
 
-from stratagem.errors import Location, StratagemError, ValidationFailed
+from stratagem.errors import Either, Location, StratagemError, ValidationFailed
 from stratagem.i18n.engine_keys import (
     RULESET_TITLE,
     decision_key,
@@ -29,8 +29,9 @@ from stratagem.i18n.engine_keys import (
     field_key,
     table_key,
 )
-from stratagem.i18n.language import Language, NumberFormat, is_number
+from stratagem.i18n.language import Language, is_number
 from stratagem.i18n.messages import Message, MessageSyntaxError, parse_message
+from stratagem.i18n.names import NameBook
 from stratagem.i18n.plural import PluralRule
 from stratagem.loader.yamlio import load_yaml
 
@@ -42,10 +43,12 @@ ENGINE_LOCALES = Path(__file__).resolve().parent.parent / "locales"
 
 _LANGUAGE_CODE = re.compile(r"[a-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*")
 _KEY = re.compile(r"[\w-]+(?:\.[\w-]+)*")
-_TOP_KEYS = ("kind", "language", "name", "ruleset", "description", "plural", "decimal", "group",
-             "fraction_digits", "messages")
-_HINT_KEYS = "a locale file has kind, language, name, ruleset, description, plural, decimal, " \
-    "group, fraction_digits, messages; see docs/translating.md"
+_TOP_KEYS = ("kind", "language", "name", "ruleset", "description", "messages", "names",
+             "sources")
+_HINT_KEYS = "a locale file has kind, language, name, ruleset, description, messages, names, " \
+    "sources; see docs/translating.md"
+#: Keys of older locale files: CLDR (through Babel) now knows these for every language.
+_CLDR_KEYS = ("plural", "decimal", "group", "fraction_digits")
 
 
 @dataclass
@@ -55,10 +58,21 @@ class LocaleFile:
     path: str
     language: str
     name: str | None = None
-    plural: PluralRule | None = None
-    numbers: dict[str, Any] = field(default_factory=dict)
     messages: dict[str, Message] = field(default_factory=dict)
     locations: dict[str, Location] = field(default_factory=dict)
+    #: key → the fingerprint of the English text each translation was made from (``sources:``).
+    sources: dict[str, str] = field(default_factory=dict)
+    #: The ``names:`` section: a name as the data writes it → its translation.
+    names: dict[str, str] = field(default_factory=dict)
+    #: Where ``messages:`` starts (new keys go there).
+    messages_at: Location | None = None
+
+
+def fingerprint(text: str) -> str:
+    """The fingerprint ``sources:`` records for an English text: 8 hex digits of its SHA-1."""
+    import hashlib
+
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:8]
 
 
 def check_language_code(code: str) -> str:
@@ -125,32 +139,44 @@ def parse_locale(doc: Mapping[str, Any], source: str, expected: str | None = Non
     """
     errors: list[StratagemError] = []
 
-    def fail(message: str, where: Location, hint: str | None = None) -> None:
-        errors.append(StratagemError(message, location=where, hint=hint))
+    def fail(message: str, where: Location, hint: str | None = None, key: str | None = None,
+             **params: object) -> None:
+        errors.append(StratagemError(message, location=where, hint=hint, key=key,
+                                     params=params))
 
     top = Location(file=source)
     if not isinstance(doc, Mapping):
         raise StratagemError("a locale file must be a map of keys", location=top,
-                             hint=_HINT_KEYS)
+                             hint=_HINT_KEYS, key="locale.not_a_map",
+                             hint_key="locale.keys.hint")
     for key in doc:
-        if key not in _TOP_KEYS:
-            fail(f"unknown key {key!r} in a locale file", _where(doc, key, source), _HINT_KEYS)
+        if key in _CLDR_KEYS:
+            fail(f"{key!r} is no longer written in a locale file", _where(doc, key, source),
+                 "remove the line: plural rules and number formats come from CLDR for every "
+                 "language", key="locale.cldr_key", field=key)
+        elif key not in _TOP_KEYS:
+            fail(f"unknown key {key!r} in a locale file", _where(doc, key, source), _HINT_KEYS,
+                 key="locale.unknown_key", field=key)
     if doc.get("kind") != "locale":
         fail("a locale file starts with 'kind: locale'",
-             _where(doc, "kind", source) if "kind" in doc else top, "add the line: kind: locale")
+             _where(doc, "kind", source) if "kind" in doc else top, "add the line: kind: locale",
+             key="locale.kind")
     language = doc.get("language")
     if language is None:
         fail("the locale file does not say its language", top,
-             f"add the line: language: {expected or 'xx'}")
+             f"add the line: language: {expected or 'xx'}", key="locale.no_language",
+             language=expected or "xx")
         language = expected or "?"
     elif not isinstance(language, str) or not _LANGUAGE_CODE.fullmatch(language):
         fail(f"{language!r} is not a language code", _where(doc, "language", source),
-             "use a code like en, ru, pl or pt-BR")
+             "use a code like en, ru, pl or pt-BR", key="locale.bad_language",
+             language=repr(language))
         language = str(language)
     elif expected is not None and language != expected:
         fail(f"the file is named for language {expected!r} but says language: {language}",
              _where(doc, "language", source),
-             f"name the file {language}.yaml, or write language: {expected}")
+             f"name the file {language}.yaml, or write language: {expected}",
+             key="locale.language_differs", expected=expected, language=language)
     result = LocaleFile(path=source, language=language)
     name = doc.get("name")
     if name is not None:
@@ -158,62 +184,62 @@ def parse_locale(doc: Mapping[str, Any], source: str, expected: str | None = Non
             result.name = name
         else:
             fail("name must be text: the language's own name, e.g. Русский",
-                 _where(doc, "name", source))
+                 _where(doc, "name", source), key="locale.name_text")
     for key in ("ruleset", "description"):
         if doc.get(key) is not None and not isinstance(doc[key], str):
-            fail(f"{key} must be text", _where(doc, key, source))
-    if "plural" in doc:
-        where = _where(doc, "plural", source)
-        try:
-            result.plural = PluralRule(doc["plural"], where)
-        except StratagemError as err:
-            errors.append(err)
-    _read_numbers(doc, source, result, fail)
+            fail(f"{key} must be text", _where(doc, key, source), key="locale.must_be_text",
+                 field=key)
+    if "messages" in doc:
+        result.messages_at = _where(doc, "messages", source)
+    sources = doc.get("sources") or {}
+    if isinstance(sources, Mapping):
+        for key, stamp in sources.items():
+            if isinstance(key, str) and isinstance(stamp, str) and re.fullmatch(r"[0-9a-f]{8}",
+                                                                               stamp):
+                result.sources[key] = stamp
+            else:
+                fail(f"sources: {key!r} must be 8 hex digits (the fingerprint of the English "
+                     "text it was translated from)", _where(sources, key, source),
+                     "run `stratagem i18n stamp` to record them", key="locale.bad_source",
+                     field=key)
+    else:
+        fail("sources must be a map of key: fingerprint", _where(doc, "sources", source),
+             key="locale.sources_map")
+    names = doc.get("names") or {}
+    if isinstance(names, Mapping) and all(isinstance(v, str) for v in names.values()):
+        result.names = {str(k): v for k, v in names.items()}
+    else:
+        fail("names must be a map of name: translation, e.g. Orcs: Орки",
+             _where(doc, "names", source), key="locale.names_map")
     messages = doc.get("messages", {})
     if messages is None:
         messages = {}
     if not isinstance(messages, Mapping):
-        fail("messages must be a map of key: text", _where(doc, "messages", source))
+        fail("messages must be a map of key: text", _where(doc, "messages", source),
+             key="locale.messages_map")
         messages = {}
     for key, text in messages.items():
         where = _where(messages, key, source)
         if not isinstance(key, str) or not _KEY.fullmatch(key):
             fail(f"{key!r} is not a message key", where,
                  "a key is words joined by dots, like report.winner; quote it if YAML reads "
-                 "it as a number or yes/no")
+                 "it as a number or yes/no", key="locale.bad_key", field=repr(key))
             continue
         if not isinstance(text, str):
             fail(f"the message {key!r} must be text, not {type(text).__name__}", where,
-                 'put the text in quotes: key: "..."')
+                 'put the text in quotes: key: "..."', key="locale.message_text", field=key,
+                 type=type(text).__name__)
             continue
         try:
             result.messages[key] = parse_message(text)
         except MessageSyntaxError as err:
-            err.message = f"malformed message {key!r}: {err.reason}"
+            err.of_key(key)
             errors.append(err.with_location(_message_location(where, text, err.offset)))
             continue
         result.locations[key] = where
     if errors:
         raise ValidationFailed(errors)
     return result
-
-
-def _read_numbers(doc: Mapping[str, Any], source: str, result: LocaleFile, fail: Any) -> None:
-    for key in ("decimal", "group"):
-        if key in doc:
-            value = doc[key]
-            if isinstance(value, str) and len(value) <= 4 and not any(c.isdigit() for c in value):
-                result.numbers[key] = value
-            else:
-                fail(f"{key} must be a short text without digits, like \",\" or \" \"",
-                     _where(doc, key, source))
-    if "fraction_digits" in doc:
-        value = doc["fraction_digits"]
-        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 6:
-            result.numbers["fraction_digits"] = value
-        else:
-            fail("fraction_digits must be a whole number from 0 to 6",
-                 _where(doc, "fraction_digits", source))
 
 
 def read_locale(path: Path) -> LocaleFile:
@@ -276,6 +302,8 @@ class Catalog:
         self.locations: dict[str, Location] = dict(locations or {})
         #: The files the texts came from, in the order read.
         self.files: tuple[str, ...] = tuple(files)
+        #: Names in battles in this language: the locale files' ``names:``, then the battle's.
+        self.names = NameBook()
 
     @property
     def language(self) -> str:
@@ -307,6 +335,13 @@ class Catalog:
         message, language = found
         return message.format(params, language, self.display)
 
+    def keyed(self, key: str, params: Mapping[str, object]) -> str | None:
+        """``key`` formatted with ``params``, or None when no language has it (for errors)."""
+        found = self.message(key)
+        if found is None:
+            return None
+        return found[0].format(params, found[1], self.display)
+
     def display(self, value: object, language: Language) -> str:
         """Text of one ``{name}`` value in a message written in ``language``.
 
@@ -314,19 +349,31 @@ class Catalog:
         records enum values and names) is shown as the text of its key, else
         as its fallback; anything else as :meth:`Language.format_value` says.
         """
-        if isinstance(value, str) or is_number(value):
+        if isinstance(value, str):
+            return self.name(value)
+        if is_number(value):
             return language.format_value(value)
+        if isinstance(value, Either):
+            words = [self.display(term, language) for term in value.terms]
+            if len(words) < 2:
+                return "".join(words)
+            joiner = self.keyed("word.or", {}) or "or"
+            return ", ".join(words[:-1]) + f" {joiner} " + words[-1]
         key = getattr(value, "key", None)
         if isinstance(key, str) and hasattr(value, "fallback"):
             found = self.message(key)
             if found is None:
                 return str(value.fallback)
-            return found[0].format({}, found[1], self.display)
-        return language.format_value(value)
+            return found[0].format(dict(getattr(value, "params", ())), found[1], self.display)
+        return self.name(language.format_value(value))
 
     def number(self, value: Any) -> str:
         """A number written in this language's style."""
         return self.lang.format_value(value)
+
+    def name(self, name: str) -> str:
+        """A name from the data (an army's, a unit's) in this language, if it has one."""
+        return self.names.lookup(self.language, name)
 
     def __repr__(self) -> str:
         return f"Catalog({self.language!r}, {len(self._messages)} texts)"
@@ -334,17 +381,19 @@ class Catalog:
 
 def _merge(language: str, files: list[LocaleFile]) -> Catalog:
     """One language's catalog from its files, later files winning."""
-    name, plural, numbers = "", None, {}
+    name = ""
     messages: dict[str, Message] = {}
     locations: dict[str, Location] = {}
     for locale in files:
         name = locale.name or name
-        plural = locale.plural or plural
-        numbers.update(locale.numbers)
         messages.update(locale.messages)
         locations.update(locale.locations)
-    lang = Language(language, name, plural or PluralRule(), NumberFormat(**numbers))
-    return Catalog(lang, messages, locations=locations, files=[f.path for f in files])
+    lang = Language(language, name)
+    catalog = Catalog(lang, messages, locations=locations, files=[f.path for f in files])
+    for locale in files:
+        for shown, text in locale.names.items():
+            catalog.names.record(language, shown, text)
+    return catalog
 
 
 def build_catalog(language: str, files: Iterable[LocaleFile]) -> Catalog:
@@ -385,9 +434,37 @@ def load_catalog(lang: str, locale_files: list[Path]) -> Catalog:
     return build_catalog(lang, read)
 
 
+#: The environment variable naming more folders of locale files (``os.pathsep`` between).
+LOCALES_VARIABLE = "STRATAGEM_LOCALES"
+
+#: Folders given with ``--locales`` (the command line adds them).
+_EXTRA_PLACES: list[Path] = []
+
+
+def set_locale_places(places: Iterable[Path]) -> None:
+    """Read these locale files or folders after every other (``--locales``; replaces the
+    places an earlier call set)."""
+    _EXTRA_PLACES[:] = [Path(p) for p in places]
+
+
+def extra_locale_places() -> list[Path]:
+    """Locale folders from outside the package: ``$STRATAGEM_LOCALES``, then ``--locales``."""
+    import os
+
+    env = [Path(p) for p in os.environ.get(LOCALES_VARIABLE, "").split(os.pathsep) if p]
+    return [*env, *_EXTRA_PLACES]
+
+
+def available_languages(*more: Path) -> list[str]:
+    """The languages with locale files in the engine, ``more`` and the extra places."""
+    places = [ENGINE_LOCALES, *more, *extra_locale_places()]
+    return sorted({path.stem for path in find_locale_files(places)})
+
+
 def engine_catalog(lang: str, *more: Path) -> Catalog:
-    """The engine's own texts in ``lang``, then the files or folders ``more``."""
-    return load_catalog(lang, [ENGINE_LOCALES, *more])
+    """The engine's own texts in ``lang``, then the files or folders ``more``, then the
+    extra places (:func:`extra_locale_places`), each later one winning."""
+    return load_catalog(lang, [ENGINE_LOCALES, *more, *extra_locale_places()])
 
 
 def _humanise(name: object) -> str:
@@ -464,8 +541,22 @@ class HasLocales(Protocol):
     locale_files: dict[str, list[Path]]
 
 
-def translator(ruleset: HasLocales, lang: str) -> Translator:
-    """The engine's texts and a ruleset's (its locale files, base first), in ``lang``."""
+def translator(ruleset: HasLocales, lang: str, names: NameBook | None = None) -> Translator:
+    """The engine's texts and a ruleset's (its locale files, base first), in ``lang``, and
+    the battle's ``names`` (its armies' and units' names in other languages)."""
     files = list(ruleset.locale_files.get("en", [])) if lang != "en" else []
     files += list(ruleset.locale_files.get(lang, []))
-    return Translator(engine_catalog(lang, *files))
+    t = Translator(engine_catalog(lang, *files))
+    if names is not None:
+        t.catalog.names.update(names)
+    return t
+
+
+def record_locale_names(folder: Path, book: NameBook) -> None:
+    """Record in ``book`` the ``names:`` sections of the locale files in ``folder``."""
+    if not folder.is_dir():
+        return
+    for path in find_locale_files([folder]):
+        locale = read_locale(path)
+        for name, text in locale.names.items():
+            book.record(locale.language, name, text)

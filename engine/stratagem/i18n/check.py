@@ -1,8 +1,8 @@
 """``stratagem i18n check``: is every language complete and consistent?
 
-For one *group* of locale files (the engine's own, or one ruleset's) and the
-set of keys the code or the rules use, :func:`check_locales` reports per
-language:
+For one *group* of locale files (the engine's own, one ruleset's, or one
+overlay's) and the keys its code or rules use, :func:`check_locales` reports,
+for each language the group ships, with the file, line and column of each:
 
 missing
     keys used but without a text in that language (shown in English, or as
@@ -13,13 +13,18 @@ placeholders
     a text whose parameters differ from the reference language's (English,
     when it has the key): ``{unti}`` for ``{unit}``;
 plural forms
-    a ``plural`` lacking a form the language's rule produces (tried on
-    n = 0..200 and some fractions): Russian needs ``one few many other``;
+    a ``plural`` lacking a form the language needs (CLDR's categories):
+    Russian needs ``one few many other``;
 unknown parameters
     (when the group knows what each key is given) a placeholder that no
-    caller passes.
+    caller passes;
+stale
+    a translation made from an English text that has changed since (the
+    file's ``sources:`` records the fingerprint of the English it was made
+    from, as gettext marks such entries *fuzzy*).
 
-Everything but *unused* is a problem: the command exits 1 when any is found.
+It also counts the coverage of each language: the share of used keys it
+translates. Everything but *unused* is a problem: the command exits 1.
 """
 
 from __future__ import annotations
@@ -30,9 +35,16 @@ from pathlib import Path
 from typing import Any
 
 from stratagem.errors import Location, StratagemError, ValidationFailed
-from stratagem.i18n.catalog import ENGINE_LOCALES, FALLBACK_LANGUAGE, LocaleFile, read_locale
-from stratagem.i18n.engine_keys import ENGINE_MESSAGES
-from stratagem.i18n.plural import PluralRule
+from stratagem.i18n.catalog import (
+    ENGINE_LOCALES,
+    FALLBACK_LANGUAGE,
+    LocaleFile,
+    fingerprint,
+    read_locale,
+)
+from stratagem.i18n.engine_keys import engine_keys
+from stratagem.i18n.messages import Message
+from stratagem.i18n.plural import plural_rule
 
 
 @dataclass
@@ -51,7 +63,7 @@ class Placeholders:
 
 @dataclass
 class PluralGap:
-    """A plural lacking forms that the language's rule produces."""
+    """A plural lacking forms that the language needs."""
 
     key: str
     argument: str
@@ -74,8 +86,41 @@ class UnknownParameters:
         return f"{self.key} uses {_braces(self.names)}; it is given {known}"
 
 
+@dataclass
+class Stale:
+    """A translation of an English text that has changed since (gettext's *fuzzy*)."""
+
+    key: str
+    recorded: str
+    now: str
+
+    def render(self) -> str:
+        return (f"{self.key}: the English text changed since this was translated; check it, "
+                f"then record sources: {self.key}: {self.now}")
+
+
 def _braces(names: Iterable[str]) -> str:
     return " ".join(f"{{{name}}}" for name in names) or "no placeholders"
+
+
+@dataclass
+class Finding:
+    """One finding, placed: what ``i18n check`` prints as ``file:line:col: ...``."""
+
+    kind: str
+    key: str
+    text: str
+    location: Location | None
+
+    def render(self, group: str, language: str) -> str:
+        loc = self.location
+        where = str(Location(loc.file, loc.line, loc.column)) if loc is not None else group
+        return f"{where}: [{group}] {language}: {self.kind}: {self.text}"
+
+    def to_json(self) -> dict[str, Any]:
+        loc = self.location or Location()
+        return {"kind": self.kind, "key": self.key, "text": self.text, "file": loc.file,
+                "line": loc.line, "column": loc.column}
 
 
 @dataclass
@@ -90,22 +135,59 @@ class LanguageReport:
     placeholders: list[Placeholders] = field(default_factory=list)
     plurals: list[PluralGap] = field(default_factory=list)
     unknown_parameters: list[UnknownParameters] = field(default_factory=list)
+    stale: list[Stale] = field(default_factory=list)
+    #: How many keys are used, and how many of them this language translates.
+    used: int = 0
+    translated: int = 0
+    #: key → where the finding about it points (its text here, else where it should go).
+    locations: dict[str, Location] = field(default_factory=dict)
 
     @property
     def problems(self) -> int:
         """How many faults make the check fail (unused keys are only a warning)."""
         return (len(self.missing) + len(self.placeholders) + len(self.plurals)
-                + len(self.unknown_parameters))
+                + len(self.unknown_parameters) + len(self.stale))
+
+    @property
+    def coverage(self) -> float:
+        """The percentage of used keys this language translates (100 when none is used)."""
+        return 100.0 if not self.used else 100.0 * self.translated / self.used
+
+    def findings(self) -> list[Finding]:
+        """Every finding, each with its place."""
+        out: list[Finding] = []
+
+        def add(kind: str, key: str, text: str) -> None:
+            out.append(Finding(kind, key, text, self.locations.get(key)))
+
+        for key in self.missing:
+            add("missing", key, f"{key} has no text")
+        for key in self.unused:
+            add("unused", key, f"{key} is used by nothing")
+        for item in self.placeholders:
+            add("placeholders differ", item.key, item.render())
+        for gap in self.plurals:
+            add("plural forms lacking", gap.key, gap.render())
+        for unknown in self.unknown_parameters:
+            add("unknown parameters", unknown.key, unknown.render())
+        for stale in self.stale:
+            add("stale", stale.key, stale.render())
+        return out
 
     def to_json(self) -> dict[str, Any]:
         return {
             "files": self.files,
             "texts": self.texts,
+            "used": self.used,
+            "translated": self.translated,
+            "coverage": round(self.coverage, 1),
             "missing": self.missing,
             "unused": self.unused,
             "placeholders": [vars(p) for p in self.placeholders],
             "plurals": [vars(p) for p in self.plurals],
             "unknown_parameters": [vars(p) for p in self.unknown_parameters],
+            "stale": [vars(s) for s in self.stale],
+            "findings": [f.to_json() for f in self.findings()],
         }
 
 
@@ -136,16 +218,10 @@ class CheckReport:
         for err in self.errors:
             lines.append(f"[{self.name}] error: {err.render()}")
         for lang, report in self.languages.items():
-            lines.append(f"[{self.name}] {lang} ({report.texts} texts)")
-            lines.append(f"  missing: {', '.join(report.missing) or 'none'}")
-            lines.append(f"  unused: {', '.join(report.unused) or 'none'}")
-            for title, items in (
-                ("placeholders differ", report.placeholders),
-                ("plural forms lacking", report.plurals),
-                ("unknown parameters", report.unknown_parameters),
-            ):
-                for item in items:
-                    lines.append(f"  {title}: {item.render()}")
+            lines.append(f"[{self.name}] {lang}: {report.texts} texts, "
+                         f"{report.translated} of {report.used} used keys "
+                         f"({report.coverage:.0f}%)")
+            lines.extend("  " + f.render(self.name, lang) for f in report.findings())
         return "\n".join(lines)
 
 
@@ -179,44 +255,66 @@ def check_locales(
     inherited: Mapping[str, list[Path]] | None = None,
     params: Mapping[str, Iterable[str]] | None = None,
     name: str = "locales",
+    is_used: Callable[[str], bool] | None = None,
+    code_locations: Mapping[str, Location] | None = None,
 ) -> CheckReport:
     """Check the locale files of one group against the keys it uses.
 
-    ``locale_files_by_lang`` maps each language to its files (later ones
-    override earlier ones). ``inherited`` files (a ruleset inherits the
-    engine's) give texts that count as present, and keys they define are
-    never *unused*, but their own faults are not reported here. ``params``
-    maps a key to the parameters its caller passes, when that is known.
+    ``locale_files_by_lang`` maps each language the group ships to its files
+    (later ones override earlier ones); only those languages are checked.
+    ``inherited`` files (a ruleset inherits the engine's) give texts that
+    count as present, and keys they define are never *unused*, but their own
+    faults are not reported here. ``params`` maps a key to the parameters its
+    caller passes, when that is known. ``is_used(key)`` says whether a text
+    serves anything (default: ``key in used_keys``); ``code_locations`` are
+    where the code uses each key (a missing English text points there).
     Files that fail to load become ``errors`` of the report; the others are
     still checked.
     """
     inherited = inherited or {}
+    used = is_used or used_keys.__contains__
     report = CheckReport(name)
     own: dict[str, list[LocaleFile]] = {}
     base: dict[str, list[LocaleFile]] = {}
-    for lang in sorted(set(locale_files_by_lang) | set(inherited)):
+    for lang in sorted(locale_files_by_lang):
         own[lang] = _read_all(locale_files_by_lang.get(lang, []), lang, report.errors)
         base[lang] = _read_all(inherited.get(lang, []), lang, [])
-    reference = FALLBACK_LANGUAGE if FALLBACK_LANGUAGE in own else next(iter(own), None)
-    ref_texts = _texts(base.get(reference, []) + own.get(reference, [])) if reference else {}
+    reference = FALLBACK_LANGUAGE
+    ref_files = (_read_all(inherited.get(reference, []), reference, [])
+                 + own.get(reference, []))
+    ref_texts = _texts(ref_files)
+    ref_where = _where_in(ref_files)
     for lang, files in own.items():
         texts = _texts(files)
         inherited_texts = _texts(base[lang])
-        rule = _rule(base[lang] + files)
+        rule = plural_rule(lang)
         lang_report = LanguageReport(lang, files=[f.path for f in files], texts=len(texts))
-        lang_report.missing = sorted(used_keys - set(texts) - set(inherited_texts))
-        lang_report.unused = sorted(set(texts) - used_keys - set(inherited_texts))
+        lang_report.locations = _where_in(files)
+        needed = used_keys | {k for k in ref_texts if used(k)}
+        have = set(texts) | set(inherited_texts)
+        lang_report.missing = sorted(needed - have)
+        lang_report.used, lang_report.translated = len(needed), len(needed & have)
+        lang_report.unused = sorted(k for k in texts if not used(k) and k not in inherited_texts)
+        for key in lang_report.missing:
+            home = next((f.messages_at for f in reversed(files) if f.messages_at), None)
+            there = ref_where.get(key) or (code_locations or {}).get(key)
+            lang_report.locations[key] = (there if lang == reference or home is None
+                                          else home) or Location(file=name)
+        stamps = {key: stamp for f in files for key, stamp in f.sources.items()}
         for key in sorted(texts):
             message = texts[key]
             if lang != reference and key in ref_texts:
                 # the parameters each text shows; which of their attributes a language
                 # reads (`{side.plural}` for agreement) is its own grammar's business
                 here = {a.split(".")[0] for a in message.arguments}
-                there = {a.split(".")[0] for a in ref_texts[key].arguments}
-                if here != there:
+                there_args = {a.split(".")[0] for a in ref_texts[key].arguments}
+                if here != there_args:
                     lang_report.placeholders.append(
-                        Placeholders(key, sorted(here), sorted(there), str(reference))
+                        Placeholders(key, sorted(here), sorted(there_args), reference)
                     )
+                now = fingerprint(ref_texts[key].source)
+                if key in stamps and stamps[key] != now:
+                    lang_report.stale.append(Stale(key, stamps[key], now))
             for argument, forms in message.plurals:
                 lacking = [c for c in rule.categories if c not in forms]
                 if lacking:
@@ -232,18 +330,18 @@ def check_locales(
     return report
 
 
-def _texts(files: list[LocaleFile]) -> dict[str, Any]:
-    merged: dict[str, Any] = {}
+def _texts(files: list[LocaleFile]) -> dict[str, Message]:
+    merged: dict[str, Message] = {}
     for locale in files:
         merged.update(locale.messages)
     return merged
 
 
-def _rule(files: list[LocaleFile]) -> PluralRule:
-    rule = None
+def _where_in(files: list[LocaleFile]) -> dict[str, Location]:
+    merged: dict[str, Location] = {}
     for locale in files:
-        rule = locale.plural or rule
-    return rule or PluralRule()
+        merged.update(locale.locations)
+    return merged
 
 
 def files_by_language(folder: Path) -> dict[str, list[Path]]:
@@ -253,10 +351,19 @@ def files_by_language(folder: Path) -> dict[str, list[Path]]:
     return {path.stem: [path] for path in sorted(folder.glob("*.yaml"))}
 
 
-def check_engine() -> CheckReport:
-    """The engine's own locale files against :data:`ENGINE_MESSAGES`."""
-    return check_locales(set(ENGINE_MESSAGES), files_by_language(ENGINE_LOCALES),
-                         params=ENGINE_MESSAGES, name="engine")
+def check_engine(extra: Mapping[str, list[Path]] | None = None) -> CheckReport:
+    """The engine's own locale files against the keys its code uses (:func:`engine_keys`).
+
+    ``extra`` adds languages (a ruleset's) the engine must speak too: a
+    language with no engine file misses every engine text.
+    """
+    found = engine_keys()
+    files = files_by_language(ENGINE_LOCALES)
+    for lang in extra or {}:
+        files.setdefault(lang, [])
+    locations = {key: use.locations[0] for key, use in found.uses.items() if use.locations}
+    return check_locales(found.needed(), files, params=found.params(), name="engine",
+                         is_used=found.is_used, code_locations=locations)
 
 
 def ruleset_refs(folder: Path, ruleset_id: str | None = None) -> list[str]:
@@ -275,15 +382,18 @@ def ruleset_refs(folder: Path, ruleset_id: str | None = None) -> list[str]:
 
 
 def check_ruleset(
-    folder: Path, name: str, keys_of: Callable[[str], set[str]], refs: list[str] | None = None
+    folder: Path, name: str, keys_of: Callable[[str], set[str]], refs: list[str] | None = None,
+    *, locales: Path | None = None, inherited: Mapping[str, list[Path]] | None = None,
 ) -> CheckReport:
-    """A ruleset folder's ``locales/`` against the keys the ruleset and its settings use.
+    """A ruleset's (or an overlay's) locale files against the keys it and its settings use.
 
     ``keys_of(ref)`` returns the keys one ruleset or setting uses (the
     command line passes ``load_ruleset(ref).message_keys()``); ``refs``
     defaults to :func:`ruleset_refs` of a shipped ruleset called ``name``.
-    The engine's locale files are inherited: a ruleset may override an
-    engine text, and need not repeat one.
+    ``locales`` is the folder of its own files (default ``folder/locales``);
+    only the languages it ships are checked. The engine's locale files (and
+    ``inherited`` ones: an overlay inherits its ruleset's) count as present:
+    a ruleset may override an engine text, and need not repeat one.
     """
     used: set[str] = set()
     errors: list[StratagemError] = []
@@ -294,7 +404,10 @@ def check_ruleset(
             errors.extend(err.errors)
         except StratagemError as err:
             errors.append(err)
-    report = check_locales(used, files_by_language(folder / "locales"),
-                           inherited=files_by_language(ENGINE_LOCALES), name=name)
+    base = {lang: list(paths) for lang, paths in files_by_language(ENGINE_LOCALES).items()}
+    for lang, paths in (inherited or {}).items():
+        base.setdefault(lang, []).extend(paths)
+    report = check_locales(used, files_by_language(locales or folder / "locales"),
+                           inherited=base, name=name)
     report.errors[:0] = errors
     return report

@@ -1,33 +1,42 @@
-"""What a language needs besides its texts: how it writes numbers and picks plural forms."""
+"""What a language needs besides its texts: how it writes numbers and picks plural forms.
+
+Both come from Unicode CLDR through Babel (:mod:`.plural`): a locale file holds
+translations only.
+"""
 
 from __future__ import annotations
 
+from copy import copy
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 from math import floor, isfinite
 
-from stratagem.i18n.plural import PluralRule
+from babel.numbers import format_decimal, format_percent
+
+from stratagem.i18n.plural import PluralRule, babel_locale, plural_rule
 
 #: The value shown for a missing (``None``) parameter.
 NONE_TEXT = "—"
 
+#: At most this many fraction digits are shown.
+FRACTION_DIGITS = 2
+
 
 @dataclass(frozen=True)
 class NumberFormat:
-    """How a language writes numbers: ``decimal: ","`` gives ``2,5``; ``group`` splits thousands.
+    """How a language writes numbers, from CLDR: ``2,5`` and ``308 833`` in Russian.
 
     Whole numbers are written without fraction digits; other numbers are
     rounded (half away from zero) to ``fraction_digits`` digits and lose
     their trailing zeros: with 2 digits, 7/3 is ``2.33`` and 2.50 is ``2.5``.
     """
 
-    decimal: str = "."
-    group: str = ""
-    fraction_digits: int = 2
+    language: str = "en"
+    fraction_digits: int = FRACTION_DIGITS
 
     def plain(self, value: float | Fraction | Decimal) -> str:
-        """The number rounded as shown, in ASCII (``-` sign, ``.`` point, no grouping)."""
+        """The number rounded as shown, in ASCII (``-`` sign, ``.`` point, no grouping)."""
         if isinstance(value, int):
             return str(value)
         if isinstance(value, float):
@@ -52,20 +61,54 @@ class NumberFormat:
         return "0" if text == "-0" else text
 
     def localize(self, plain: str) -> str:
-        """Turn a :meth:`plain` number into this language's writing."""
-        if self.decimal == "." and not self.group:
+        """Turn a :meth:`plain` number into this language's writing (CLDR's pattern)."""
+        if len(plain) <= 3 and plain.isdigit():
             return plain
-        sign = "-" if plain.startswith("-") else ""
-        whole, dot, frac = plain.lstrip("-").partition(".")
-        if self.group and whole.isdigit() and len(whole) > 3:
-            head = len(whole) % 3 or 3
-            parts = [whole[:head]] + [whole[k : k + 3] for k in range(head, len(whole), 3)]
-            whole = self.group.join(parts)
-        return sign + whole + (self.decimal + frac if dot else "")
+        try:
+            number = Decimal(plain)
+        except ArithmeticError:
+            return plain
+        if not number.is_finite():
+            return plain
+        try:
+            return str(format_decimal(number, locale=babel_locale(self.language),
+                                      decimal_quantization=False))
+        except (ArithmeticError, ValueError):  # beyond the decimal context (1e+25): as it is
+            return plain
 
     def format(self, value: float | Fraction | Decimal) -> str:
         """The number as this language writes it."""
         return self.localize(self.plain(value))
+
+    def fixed(self, value: float, digits: int) -> str:
+        """``value`` with exactly ``digits`` fraction digits (``12,50`` in Russian), for columns
+        of figures that line up."""
+        pattern = "#,##0" + ("." + "0" * digits if digits > 0 else "")
+        try:
+            return str(format_decimal(Decimal(f"{value:.{max(digits, 0)}f}"), format=pattern,
+                                      locale=babel_locale(self.language)))
+        except (ArithmeticError, ValueError):  # nan, inf: as Python writes them
+            return str(value)
+
+    def percent(self, value: float | Fraction | Decimal) -> str:
+        """``value`` (a share: 0.25) as a percentage the language's way (``25 %`` in Russian)."""
+        try:
+            shown = Decimal(self.plain(Fraction(value) * 100)) / 100
+            return str(format_percent(shown, locale=babel_locale(self.language),
+                                      decimal_quantization=False))
+        except (ArithmeticError, ValueError):
+            return self.format(value)
+
+    def currency(self, value: float | Fraction | Decimal, code: str) -> str:
+        """``value`` in the currency ``code`` (``USD``) the language's way (``308 833 $``)."""
+        locale = babel_locale(self.language)
+        pattern = copy(locale.currency_formats["standard"])
+        pattern.frac_prec = (0, self.fraction_digits)  # whole sums without ".00", as elsewhere
+        try:
+            return str(pattern.apply(Decimal(self.plain(value)), locale, currency=code.upper(),
+                                     currency_digits=False, decimal_quantization=False))
+        except (ArithmeticError, ValueError):
+            return f"{self.format(value)} {code.upper()}"
 
 
 def is_number(value: object) -> bool:
@@ -73,14 +116,24 @@ def is_number(value: object) -> bool:
     return isinstance(value, (int, float, Fraction, Decimal)) and not isinstance(value, bool)
 
 
+def _numbers(language: str) -> NumberFormat:
+    return NumberFormat(language)
+
+
 @dataclass(frozen=True)
 class Language:
-    """One language: its code (``ru``), own name, plural rule and number format."""
+    """One language: its code (``ru``), own name, and CLDR's plural rule and number format."""
 
     code: str
     name: str = ""
-    plural: PluralRule = field(default_factory=PluralRule)
-    numbers: NumberFormat = field(default_factory=NumberFormat)
+    plural: PluralRule = field(default=None)  # type: ignore[assignment]
+    numbers: NumberFormat = field(default=None)  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        if self.plural is None:
+            object.__setattr__(self, "plural", plural_rule(self.code))
+        if self.numbers is None:
+            object.__setattr__(self, "numbers", _numbers(self.code))
 
     def format_value(self, value: object) -> str:
         """Text of a ``{name}`` parameter: numbers in this language's style, lists joined."""

@@ -9,6 +9,10 @@ The subset (see docs/translating.md for a translator's view):
     a plural form chosen by the language's ``plural:`` rule; ``=0 {...}`` matches
     an exact number first; ``#`` inside the branches is the number, written as
     the language writes numbers (``#`` belongs to the innermost plural around it).
+``{x, number}``, ``{x, number, percent}``, ``{x, number, ::currency/USD}``
+    a number in the language's style (CLDR): ``percent`` shows a share
+    (0.25 → ``25 %`` in Russian), ``currency/USD`` a sum of money
+    (``308 833 $`` in Russian, ``$308,833`` in English).
 ``{side, select, attacker {...} defender {...} other {...}}``
     a branch chosen by the parameter's value (``true``/``false`` for yes/no values);
     ``{side.plural, select, true {win} other {wins}}`` selects on an attribute, and a value
@@ -31,7 +35,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from stratagem.errors import StratagemError, caret
+from stratagem.errors import StratagemError, Term, caret
 from stratagem.i18n.language import Language, is_number
 from stratagem.i18n.plural import CATEGORIES
 
@@ -47,15 +51,25 @@ _SPACE = re.compile(r"\s*")
 class MessageSyntaxError(StratagemError):
     """A message that does not parse; ``offset`` is the 0-based character where it went wrong."""
 
-    def __init__(self, reason: str, text: str, offset: int) -> None:
+    def __init__(self, reason: str, text: str, offset: int, reason_key: str = "",
+                 **params: object) -> None:
         self.reason = reason
         self.offset = offset
+        #: The reason as a translatable term (its key and parameters).
+        self.term = Term(reason_key or "message.reason.other", reason, tuple(params.items()))
         super().__init__(
             f"malformed message: {reason}",
-            context=caret(text, offset),
+            context=caret(text, offset), key="message.syntax", params={"reason": self.term},
             hint="placeholders are {name}, {n, plural, one {...} other {...}} and "
             "{x, select, a {...} other {...}}; to show a brace write '{' or '}'",
         )
+
+
+    def of_key(self, key: str) -> MessageSyntaxError:
+        """Say which message key the malformed text belongs to (``message.malformed``)."""
+        self.keyed("message.malformed", f"malformed message {key!r}: {self.reason}", field=key,
+                   reason=self.term)
+        return self
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +103,16 @@ class Select:
     branches: Mapping[str, tuple[Part, ...]]
 
 
-Part = str | Arg | Pound | Plural | Select
+@dataclass(frozen=True, slots=True)
+class Number:
+    """``{x, number, percent}``: a number in a CLDR style (``decimal``, ``percent``, ``currency``)."""
+
+    arg: Arg
+    style: str
+    currency: str = ""
+
+
+Part = str | Arg | Pound | Plural | Select | Number
 
 _POUND = Pound()
 _MISSING = object()
@@ -139,8 +162,8 @@ def parse_message(text: str) -> Message:
     parts = parser.parts(in_plural=False, depth=0)
     if parser.pos < len(text):  # only a stray '}' stops the top level early
         raise MessageSyntaxError(
-            "'}' closes nothing (to show a brace write '}')", text, parser.pos
-        )
+            "'}' closes nothing (to show a brace write '}')", text, parser.pos,
+            "message.reason.stray_brace")
     return Message(text, parts)
 
 
@@ -151,8 +174,11 @@ class _Parser:
         self.text = text
         self.pos = 0
 
-    def fail(self, reason: str, offset: int | None = None) -> MessageSyntaxError:
-        return MessageSyntaxError(reason, self.text, self.pos if offset is None else offset)
+    def fail(self, reason: str, offset: int | None = None, key: str = "",
+             **params: object) -> MessageSyntaxError:
+        """The error at ``offset`` (default: here); ``key`` names the reason's text."""
+        return MessageSyntaxError(reason, self.text, self.pos if offset is None else offset,
+                                  f"message.reason.{key}" if key else "", **params)
 
     def parts(self, *, in_plural: bool, depth: int) -> tuple[Part, ...]:
         """Read literal text and placeholders up to an unmatched ``}`` or the end."""
@@ -203,7 +229,8 @@ class _Parser:
                     return "".join(chunk)
                 chunk.append(text[k])
                 k += 1
-            raise self.fail("this quote is never closed (close it with another ')", start)
+            raise self.fail("this quote is never closed (close it with another ')", start,
+                            "unclosed_quote")
         self.pos += 1
         return "'"
 
@@ -219,45 +246,72 @@ class _Parser:
         match = _NAME.match(text, self.pos)
         if not match:
             if self.pos >= len(text):
-                raise self.fail("this '{' is never closed", start)
-            raise self.fail("expected a parameter name after '{'")
+                raise self.fail("this '{' is never closed", start, "unclosed")
+            raise self.fail("expected a parameter name after '{'", None, "name")
         name = match.group()
         path = tuple(name.split("."))
         hidden = next((k for k, segment in enumerate(path) if segment.startswith("_")), None)
         if hidden is not None:
             at = match.start() + sum(len(segment) + 1 for segment in path[:hidden])
-            raise self.fail("a parameter name may not start with '_'", at)
+            raise self.fail("a parameter name may not start with '_'", at, "underscore")
         arg = Arg(name, path)
         self.pos = match.end()
         self.skip_space()
         if self.pos >= len(text):
-            raise self.fail("this '{' is never closed", start)
+            raise self.fail("this '{' is never closed", start, "unclosed")
         if text[self.pos] == "}":
             self.pos += 1
             return arg
         if text[self.pos] != ",":
-            raise self.fail(f"expected '}}' or ',' after the name {name!r}")
+            raise self.fail(f"expected '}}' or ',' after the name {name!r}", None, "after_name",
+                            name=name)
         self.pos += 1
         self.skip_space()
         kind_at = self.pos
         kind_match = _NAME.match(text, self.pos)
         kind = kind_match.group() if kind_match else ""
-        if kind not in ("plural", "select"):
+        if kind not in ("plural", "select", "number"):
             shown = f"{kind!r}" if kind else "nothing"
-            raise self.fail(f"expected 'plural' or 'select' after {name!r}, found {shown}", kind_at)
+            raise self.fail(f"expected 'plural', 'select' or 'number' after {name!r}, found "
+                            f"{shown}", kind_at, "kind", name=name, found=shown)
         self.pos = kind_match.end()  # type: ignore[union-attr]
         self.skip_space()
+        if kind == "number":
+            return self.number(arg, start)
         if text[self.pos : self.pos + 1] != ",":
-            raise self.fail(f"expected ',' after {kind!r}")
+            raise self.fail(f"expected ',' after {kind!r}", None, "comma", kind=kind)
         self.pos += 1
         if depth + 1 > MAX_DEPTH:
-            raise self.fail(f"plural and select nest deeper than {MAX_DEPTH} levels", start)
+            raise self.fail(f"plural and select nest deeper than {MAX_DEPTH} levels", start,
+                            "depth", max=MAX_DEPTH)
         branches = self.branches(kind, start, in_plural=in_plural or kind == "plural", depth=depth)
         if kind == "select":
             return Select(arg, dict(branches))
         exact = {key[1:]: parts for key, parts in branches if key.startswith("=")}
         forms = {key: parts for key, parts in branches if not key.startswith("=")}
         return Plural(arg, exact, forms, branches[-1][1])
+
+    def number(self, arg: Arg, start: int) -> Number:
+        """The rest of ``{x, number}`` / ``{x, number, STYLE}`` after the word ``number``."""
+        text = self.text
+        if text[self.pos : self.pos + 1] == "}":
+            self.pos += 1
+            return Number(arg, "decimal")
+        if text[self.pos : self.pos + 1] != ",":
+            raise self.fail("expected '}' or ',' after 'number'", None, "after_number")
+        end = text.find("}", self.pos)
+        if end < 0:
+            raise self.fail("this '{' is never closed", start, "unclosed")
+        style_at = self.pos + 1
+        style = text[style_at:end].strip().removeprefix("::")
+        self.pos = end + 1
+        if style in ("percent", "integer", "decimal"):
+            return Number(arg, style)
+        code = style.removeprefix("currency/")
+        if style.startswith("currency/") and len(code) == 3 and code.isalpha():
+            return Number(arg, "currency", code.upper())
+        raise self.fail(f"unknown number style {style!r}; use percent, integer or "
+                        "currency/USD (any ISO 4217 code)", style_at, "number_style", style=style)
 
     def branches(
         self, kind: str, start: int, *, in_plural: bool, depth: int
@@ -268,27 +322,31 @@ class _Parser:
         while True:
             self.skip_space()
             if self.pos >= len(text):
-                raise self.fail("this '{' is never closed", start)
+                raise self.fail("this '{' is never closed", start, "unclosed")
             if text[self.pos] == "}":
                 self.pos += 1
                 break
             key_at = self.pos
             key = self.selector(kind)
             if key in seen:
-                raise self.fail(f"the branch {key!r} is written twice", key_at)
+                raise self.fail(f"the branch {key!r} is written twice", key_at, "twice",
+                                branch=key)
             seen.add(key)
             self.skip_space()
             if text[self.pos : self.pos + 1] != "{":
-                raise self.fail(f"expected '{{' to open the text of the branch {key!r}")
+                raise self.fail(f"expected '{{' to open the text of the branch {key!r}", None,
+                                "open_branch", branch=key)
             open_at = self.pos
             self.pos += 1
             parts = self.parts(in_plural=in_plural, depth=depth + 1)
             if self.pos >= len(text):
-                raise self.fail(f"the text of the branch {key!r} is never closed", open_at)
+                raise self.fail(f"the text of the branch {key!r} is never closed", open_at,
+                                "unclosed_branch", branch=key)
             self.pos += 1
             found.append((key, parts))
         if not found:
-            raise self.fail(f"a {kind} needs at least one branch, e.g. other {{...}}", start)
+            raise self.fail(f"a {kind} needs at least one branch, e.g. other {{...}}", start,
+                            "no_branch", kind=kind)
         return found
 
     def selector(self, kind: str) -> str:
@@ -299,15 +357,16 @@ class _Parser:
                 self.pos = exact.end()
                 return "=" + _plain_exact(exact.group(1))
             if text.startswith("offset:", self.pos):
-                raise self.fail("'offset:' is not supported; write the exact branches instead")
+                raise self.fail("'offset:' is not supported; write the exact branches instead",
+                                None, "offset")
         match = _WORD.match(text, self.pos)
         if not match:
-            raise self.fail(f"expected a {kind} branch name")
+            raise self.fail(f"expected a {kind} branch name", None, "branch_name", kind=kind)
         word = match.group()
         if kind == "plural" and word not in CATEGORIES:
             raise self.fail(
-                f"unknown plural form {word!r}; use {', '.join(CATEGORIES)} or =N", self.pos
-            )
+                f"unknown plural form {word!r}; use {', '.join(CATEGORIES)} or =N", self.pos,
+                "plural_form", form=word, forms=", ".join(CATEGORIES))
         self.pos = match.end()
         return word
 
@@ -326,6 +385,8 @@ def _arguments(parts: tuple[Part, ...]) -> list[str]:
     for part in parts:
         if isinstance(part, Arg):
             names.append(part.name)
+        elif isinstance(part, Number):
+            names.append(part.arg.name)
         elif isinstance(part, Plural):
             names.append(part.arg.name)
             for branch in (*part.exact.values(), *part.forms.values()):
@@ -419,6 +480,8 @@ def _render(
             out.append("#" if pound is None else pound)
         elif kind is Plural:
             _render_plural(part, params, ctx, out)  # type: ignore[arg-type]
+        elif kind is Number:
+            _render_number(part, params, ctx, out)  # type: ignore[arg-type]
         else:
             _render_select(part, params, ctx, pound, out)  # type: ignore[arg-type]
 
@@ -447,6 +510,25 @@ def _render_plural(
     _render(branch, params, ctx, pound, out)
 
 
+def _render_number(part: Number, params: Mapping[str, object], ctx: _Context,
+                   out: list[str]) -> None:
+    value = _lookup(params, part.arg)
+    number = None if value is _MISSING else _as_number(value)
+    if number is None:
+        out.append("{" + part.arg.name + "}" if value is _MISSING
+                   else ctx.display(value, ctx.language))
+        return
+    numbers = ctx.language.numbers
+    if part.style == "percent":
+        out.append(numbers.percent(number))
+    elif part.style == "currency":
+        out.append(numbers.currency(number, part.currency))
+    elif part.style == "integer":
+        out.append(numbers.format(round(Fraction(number))))
+    else:
+        out.append(numbers.format(number))
+
+
 def _render_select(
     part: Select,
     params: Mapping[str, object],
@@ -466,3 +548,42 @@ def _render_select(
         out.append(ctx.display(value, ctx.language))
         return
     _render(branch, params, ctx, pound, out)
+
+
+def to_icu(parts: tuple[Part, ...], *, in_plural: bool = False) -> str:
+    """The ICU text of parsed ``parts``: ``parse_message(to_icu(m.parts))`` parses to the same
+    parts (used to write a branch of a plural on its own, for PO files)."""
+    out: list[str] = []
+    for part in parts:
+        if isinstance(part, str):
+            out.append(_quote(part, in_plural))
+        elif isinstance(part, Arg):
+            out.append("{" + part.name + "}")
+        elif isinstance(part, Pound):
+            out.append("#")
+        elif isinstance(part, Number):
+            style = {"decimal": "", "percent": ", percent", "integer": ", integer"}.get(
+                part.style, f", ::currency/{part.currency}")
+            out.append("{" + part.arg.name + ", number" + style + "}")
+        elif isinstance(part, Plural):
+            branches = [(f"={k}", v) for k, v in part.exact.items()] + list(part.forms.items())
+            out.append("{" + part.arg.name + ", plural, " + " ".join(
+                f"{k} {{{to_icu(v, in_plural=True)}}}" for k, v in branches) + "}")
+        else:
+            out.append("{" + part.arg.name + ", select, " + " ".join(
+                f"{k} {{{to_icu(v, in_plural=in_plural)}}}" for k, v in part.branches.items())
+                + "}")
+    return "".join(out)
+
+
+def _quote(text: str, in_plural: bool) -> str:
+    special = "{}#" if in_plural else "{}"
+    out: list[str] = []
+    for char in text:
+        if char == "'":
+            out.append("''")
+        elif char in special:
+            out.append(f"'{char}'")
+        else:
+            out.append(char)
+    return "".join(out)

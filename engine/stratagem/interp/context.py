@@ -97,6 +97,7 @@ class Run:
             location=step.location,
             hint="a loop that never ends? check `until:`/`while:` conditions, or raise "
                  "limits.max_steps in the ruleset",
+            key="run.max_steps", params={"max": self.limits.max_steps},
         )
 
     def made_entity(self, step: Step) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from stratagem.errors import LimitError, StratagemError
+from stratagem.errors import LimitError, StratagemError, Term
 from stratagem.expr import Expr
 from stratagem.i18n.catalog import Translator, translator
 from stratagem.model.decisions import Entry, NotApplicable, Plan, Reason, reason
@@ -113,7 +113,9 @@ class Asking:
             lo, hi = int(bounds[0]), int(bounds[1])
             if hi - lo >= MAX_OPTIONS:
                 raise LimitError(f"decision '{self.step.id}': a range of {hi - lo + 1} answers "
-                                 "is too long to read as `options`", location=self.step.location)
+                                 "is too long to read as `options`", location=self.step.location,
+                                 key="run.decision_long_range",
+                                 params={"decision": self.step.id, "n": hi - lo + 1})
             return list(range(lo, hi + 1))
         if self.step.type == "bool":
             return [True, False]
@@ -188,7 +190,8 @@ def decide(run: Run, step: DecideStep, scope: dict[str, Any]) -> tuple[Any, dict
             f"the scenario must decide '{step.id}'" + (f" for {who}" if who else ""),
             location=step.location,
             hint=f"add to the scenario: decisions: {{{step.id}: "
-                 + (f"{{{who}: VALUE}}}}" if who else "VALUE}"))
+                 + (f"{{{who}: VALUE}}}}" if who else "VALUE}"),
+            key="run.decision_missing", params={"decision": step.id, "who": who or None})
     else:
         value, source = asking.default(), "default"
         _check(asking, value, source)
@@ -211,14 +214,26 @@ def _check(asking: Asking, value: Any, source: str) -> None:
     if why is None:
         return
     step = asking.step
-    text = reason_text(_translator(asking.run), why)
+    text = reason_text(translator(asking.run.ruleset, "en"), why)
     whose = f"decision '{step.id}'" + (f" for {asking.who}" if asking.who else "")
-    raise StratagemError(f"{whose}: {text}" + (" (the rule's default)" if source == "default"
-                                               else ""),
-                         location=step.location if source == "default" else None,
-                         hint=closest(value, asking.choices() or ())
-                         or ("fix the `default:` of the step" if source == "default"
-                             else "answer one of the options"))
+    near = closest(value, asking.choices() or ())
+    default = source == "default"
+    raise StratagemError(f"{whose}: {text}" + (" (the rule's default)" if default else ""),
+                         location=step.location if default else None,
+                         hint=near or ("fix the `default:` of the step" if default
+                                       else "answer one of the options"),
+                         key="run.decision_bad",
+                         hint_key=None if near else (
+                             "run.decision_bad_default.hint" if default
+                             else "run.decision_bad.hint"),
+                         params={"decision": step.id, "who": asking.who or None,
+                                 "reason": reason_term(why, text),
+                                 "source": source})
+
+
+def reason_term(why: Reason, english: str) -> Term:
+    """A reason as a term of an error, shown in the reader's language."""
+    return Term(why[0], english, why[1])
 
 
 def _translator(run: Run) -> Translator:
@@ -274,11 +289,14 @@ def cannot_apply(asking: Asking, plan: Plan, why: Reason) -> StratagemError:
     planned = f"{{prefer: [{answer}], else: {fallback}}}" if answer is not None else \
         f"{{policy: ..., else: {fallback}}}"
     example = f"{step.id}: {{{who}: {planned}}}" if who else f"{step.id}: {planned}"
+    said = {"decision": step.id, "when": ", ".join(when), "options": shown, "example": example}
     return StratagemError(
-        t.t("error.decision_cannot_apply", decision=step.id, when=", ".join(when),
-            reason=reason_text(t, why), options=shown),
+        t.t("run.decision_cannot_apply", **said, reason=reason_text(t, why)),
         location=plan.location,
-        hint=t.t("error.decision_cannot_apply.hint", example=example))
+        hint=t.t("run.decision_cannot_apply.hint", example=example),
+        key="run.decision_cannot_apply",
+        params={**said, "reason": reason_term(why, reason_text(translator(run.ruleset, "en"),
+                                                               why))})
 
 
 def _lower(label: str) -> str:

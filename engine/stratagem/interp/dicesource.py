@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from stratagem.dice import DiceError, DiceExpr, RollResult
-from stratagem.errors import StratagemError
+from stratagem.errors import Keyed, StratagemError
 
 
 def stated_result(expr: DiceExpr, stated: Any, names: Mapping[str, int]) -> RollResult:
@@ -126,6 +126,8 @@ class ScriptedDice(DiceSource):
                 f"the scripted dice ran out at roll #{self.position + 1} ({label}: {expr.text})",
                 hint="add more results to `dice:` (or --dice), or allow seeded dice "
                      "after the script with --dice-fallback",
+                key="run.dice_exhausted",
+                params={"n": self.position + 1, "label": label, "expr": expr.text},
             )
         stated = self.results[self.position]
         self.position += 1
@@ -136,6 +138,9 @@ class ScriptedDice(DiceSource):
                 f"scripted roll #{self.position} ({label}: {expr.text}) = {stated!r}: "
                 f"{err.message}",
                 hint="check the order of the scripted dice against --explain",
+                key="run.dice_bad_roll", params={"n": self.position, "label": label,
+                                                 "expr": expr.text, "stated": repr(stated),
+                                                 "reason": err.message},
             ) from None
 
     @property
@@ -152,7 +157,8 @@ class PromptDice(DiceSource):
 
     def roll(self, expr: DiceExpr, names: Mapping[str, int], label: str) -> RollResult:
         while True:
-            answer = self.ask(f"{label}: roll {expr.text} (Enter rolls for you): ").strip()
+            answer = self.ask(Keyed(f"{label}: roll {expr.text} (Enter rolls for you): ",
+                                    "prompt.dice", label=label, expr=expr.text)).strip()
             if not answer:
                 return self.fallback.roll(expr, names, label)
             try:

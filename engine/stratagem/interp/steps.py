@@ -409,6 +409,7 @@ def run_repeat(run: Run, step: RepeatStep, scope: dict[str, Any]) -> None:
                     location=step.location,
                     hint="check its `until:`/`while:` condition, or set `max:`; "
                          "limits.max_rounds raises the bound",
+                    key="run.repeat_endless", params={"max": limit},
                 )
             if step.name:
                 scope[step.name] = n

@@ -129,8 +129,10 @@ class _Merger:
         if self.errors:
             raise ValidationFailed(self.errors)
 
-    def error(self, message: str, location: Location, hint: str | None = None) -> None:
-        self.errors.append(StratagemError(message, location=location, hint=hint))
+    def error(self, message: str, location: Location, hint: str | None = None,
+              key: str | None = None, **params: object) -> None:
+        self.errors.append(StratagemError(message, location=location, hint=hint, key=key,
+                                          params=params))
 
     # -- checks on markers ------------------------------------------------------------------
 
@@ -140,6 +142,7 @@ class _Merger:
                 f"'{REPLACE}' must be the only key of its map",
                 _where(value),
                 hint=f"write {{{REPLACE}: NEW_VALUE}} and nothing else beside it",
+                key="merge.replace_alone", marker=REPLACE,
             )
             return False
         return True
@@ -207,6 +210,7 @@ class _Merger:
                 f"nothing to remove: '{key}' is not in what this file extends",
                 _where(source, key),
                 hint="check the spelling of the key, or drop the line",
+                key="merge.remove_missing_key", field=key,
             )
             return
         built = self.copy(change, child_path(path, key))
@@ -230,6 +234,7 @@ class _Merger:
                         "in what this file extends",
                         where,
                         hint="check the spelling of the identity, or drop the item",
+                        key="merge.remove_missing_item", name=name, value=_show(value),
                     )
                 else:
                     del items[found]

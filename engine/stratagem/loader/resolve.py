@@ -81,13 +81,16 @@ def find_ruleset(ref: str, base_dir: Path | None = None) -> Path:
     base = Path(base_dir) if base_dir is not None else Path.cwd()
     ref = ref.strip()
     if not ref:
-        raise StratagemError("the ruleset reference is empty", hint="name a ruleset, e.g. 'my-rules'")
+        raise StratagemError("the ruleset reference is empty", hint="name a ruleset, e.g. 'my-rules'",
+                             key="loader.empty_ruleset_ref")
     if _looks_like_path(ref):
         found = _as_ruleset_file(base / Path(ref).expanduser())
         if found is None:
             raise StratagemError(
                 f"file not found: {ref}",
                 hint=f"the path is relative to {display_path(base) or '.'}",
+                key="loader.ruleset_not_found",
+                params={"path": ref, "folder": display_path(base) or "."},
             )
         return found
     parts = ref.split("/")
@@ -104,10 +107,17 @@ def find_ruleset(ref: str, base_dir: Path | None = None) -> Path:
         return local
     known = [info.id for info in list_rulesets()]
     known += [setting for info in list_rulesets() for setting in info.settings]
-    hint = did_you_mean(ref, known) or (
-        "shipped rulesets and settings: " + ", ".join(known) if known
-        else "name a ruleset folder, a setting as 'ruleset/setting', or a .yaml file")
-    raise StratagemError(f"unknown ruleset '{ref}'", hint=hint)
+    hint_key = "loader.unknown_ruleset.hint"
+    close = did_you_mean(ref, known)
+    if close:
+        hint = close
+    elif known:
+        hint = "shipped rulesets and settings: " + ", ".join(known)
+    else:
+        hint, hint_key = ("name a ruleset folder, a setting as 'ruleset/setting', or a .yaml file",
+                          "loader.no_rulesets.hint")
+    raise StratagemError(f"unknown ruleset '{ref}'", hint=hint, key="loader.unknown_ruleset",
+                         hint_key=hint_key, params={"ref": ref, "known": ", ".join(known)})
 
 
 def list_rulesets(lang: str = "en") -> list[RulesetInfo]:
@@ -270,7 +280,7 @@ class _DocumentLoader:
         if not isinstance(item, str) or not item.strip():
             raise StratagemError(
                 "an included file must be named by its path", location=where,
-                hint="e.g. 'include: [tables.yaml]'",
+                hint="e.g. 'include: [tables.yaml]'", key="loader.include_not_path",
             )
         inc_path = _tidy(path.parent / Path(item).expanduser())
         if not inc_path.is_file():
@@ -278,7 +288,8 @@ class _DocumentLoader:
                 f"included file not found: {item}",
                 location=where,
                 hint=f"the path is relative to the including file's folder "
-                f"({display_path(path.parent) or '.'})",
+                f"({display_path(path.parent) or '.'})", key="loader.include_not_found",
+                params={"path": item, "folder": display_path(path.parent) or "."},
             )
         self.check_cycle(inc_path, chain, where)
         part = self.read(inc_path)
@@ -286,7 +297,7 @@ class _DocumentLoader:
             raise StratagemError(
                 "an included file cannot 'extends' another",
                 location=part.key_where("extends"),
-                hint="put 'extends:' in the main file",
+                hint="put 'extends:' in the main file", key="loader.include_extends",
             )
         if "kind" in part and part["kind"] != parent.get("kind"):
             raise StratagemError(
@@ -294,6 +305,8 @@ class _DocumentLoader:
                 f"('{parent.get('kind')}'), not '{part['kind']}'",
                 location=part.where("kind"),
                 hint="drop 'kind:' from the included file, or fix it",
+                key="loader.include_kind", params={"kind": part["kind"],
+                                                   "parent": parent.get("kind")},
             )
         return self.with_includes(part, inc_path, chain + (inc_path.resolve(),))
 
@@ -307,6 +320,7 @@ class _DocumentLoader:
                 "extends/include loop: " + " → ".join(loop),
                 location=where,
                 hint="a file cannot (even indirectly) extend or include itself",
+                key="loader.cycle", params={"loop": " → ".join(loop)},
             )
 
 

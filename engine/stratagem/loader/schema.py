@@ -22,7 +22,15 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from stratagem.errors import LimitError, Location, StratagemError, did_you_mean, place
+from stratagem.errors import (
+    Either,
+    LimitError,
+    Location,
+    StratagemError,
+    Term,
+    did_you_mean,
+    place,
+)
 from stratagem.loader.yamlio import PosDict, PosList, child_path
 from stratagem.resources import data_dir
 
@@ -32,14 +40,22 @@ _DRAFT = "https://json-schema.org/draft/2020-12/schema"
 _Path = tuple[Any, ...]
 _Schema = dict[str, Any]
 _TYPE_WORDS = {
-    "integer": "a whole number",
-    "number": "a number",
-    "string": "text",
-    "boolean": "true/false",
-    "array": "a list",
-    "object": "a map (key: value lines)",
-    "null": "nothing (null)",
+    "integer": Term("type.integer", "a whole number"),
+    "number": Term("type.number", "a number"),
+    "string": Term("type.string", "text"),
+    "boolean": Term("type.boolean", "true/false"),
+    "array": Term("type.array", "a list"),
+    "object": Term("type.object", "a map (key: value lines)"),
+    "null": Term("type.null", "nothing (null)"),
 }
+#: A name: text, or text per language (``{en: Orcs, ru: Орки}``; see i18n/names.py).
+_NAME: dict[str, Any] = {"anyOf": [
+    {"type": "string"},
+    {"type": "object", "title": "names by language", "minProperties": 1,
+     "propertyNames": {"pattern": "^[a-z]{2,3}(-[A-Za-z0-9]+)*$", "title": "language code"},
+     "additionalProperties": {"type": "string"}},
+]}
+_A_LIST, _A_MAP = Term("value.list", "a list"), Term("value.map", "a map")
 
 
 # -- the schemas ----------------------------------------------------------------------------
@@ -58,6 +74,8 @@ def static_schema(kind: str) -> dict[str, Any]:
         raise StratagemError(
             f"unknown file kind '{kind}'",
             hint=did_you_mean(kind, KINDS) or "kinds: " + ", ".join(KINDS),
+            key="schema.unknown_kind", hint_key="schema.kinds.hint",
+            params={"kind": kind, "kinds": ", ".join(KINDS)},
         )
     schema: dict[str, Any] = json.loads(_static_text(kind))
     return schema
@@ -243,7 +261,8 @@ class _Generator:
     def entity(self, kind: str, with_children: bool = True) -> dict[str, Any]:
         decl = _mapping(self.entities.get(kind))
         props: dict[str, Any] = {
-            "name": {"type": "string", "description": f"The {kind}'s name."},
+            "name": {**_NAME, "description": f"The {kind}'s name: text, or text per language "
+                     "({en: Orcs, ru: Орки})."},
             "id": {"type": "string", "description": "Its id (defaults to the name)."},
             "plural": {"type": "boolean", "description": "The name is a plural noun (Orcs): "
                        "messages agree with it (default false)."},
@@ -418,7 +437,8 @@ def validate_document(
     else:
         kind = kind or (doc.get("kind") if isinstance(doc, dict) else None)
         if not isinstance(kind, str):
-            raise StratagemError("the document has no 'kind'", hint="kinds: " + ", ".join(KINDS))
+            raise StratagemError("the document has no 'kind'", hint="kinds: " + ", ".join(KINDS),
+                                 key="schema.no_kind", params={"kinds": ", ".join(KINDS)})
         validator = _static_validator(kind)
     try:
         raw = list(validator.iter_errors(doc))
@@ -426,7 +446,7 @@ def validate_document(
         where = doc.where() if isinstance(doc, (PosDict, PosList)) else Location()
         raise LimitError(
             "the document is nested too deeply to check", location=where,
-            hint="flatten the structure",
+            hint="flatten the structure", key="schema.too_deep",
         ) from None
     converter = _Converter(doc, validator.schema)
     for error in raw:
@@ -474,8 +494,12 @@ class _Converter:
         return Location(path=child_path(_path_text(path), key))
 
     def add(self, path: tuple[Any, ...], category: str, message: str, location: Location,
-            hint: str | None = None) -> None:
-        self.found.append((path, category, StratagemError(message, hint=hint, location=location)))
+            hint: str | None = None, *, key: str | None = None, hint_key: str | None = None,
+            **params: object) -> None:
+        """Record one error: its English text and hint, and the key and parameters that show
+        it in the reader's language."""
+        self.found.append((path, category, StratagemError(
+            message, hint=hint, location=location, key=key, params=params, hint_key=hint_key)))
 
     def step_keys(self) -> list[str]:
         """The step keys, from the schema's ``step`` definition."""
@@ -507,26 +531,31 @@ class _Converter:
         if schema.get("x-message") and validator in (
             "anyOf", "oneOf", "not", "minItems", "maxItems", "required"
         ):
-            self.add(path, "other", schema["x-message"], where, schema.get("x-hint"))
+            self.add(path, "other", schema["x-message"], where, schema.get("x-hint"),
+                     key=schema.get("x-message-key"))
             return
         handler = getattr(self, f"on_{validator}", None)
         if handler is not None:
             handler(error, path, schema, instance, where)
         else:
-            self.add(path, "other", error.message, where)
+            self.add(path, "other", error.message, where, key="schema.other",
+                     detail=error.message)
 
     def on_type(
         self, error: Any, path: _Path, schema: _Schema, instance: Any, where: Location
     ) -> None:
         expected = _types(schema.get("type"))
-        hint = None
-        if "true/false" in expected and isinstance(instance, str) and instance.lower() in (
+        hint = hint_key = None
+        if "true/false" in str(expected) and isinstance(instance, str) and instance.lower() in (
             "yes", "no", "on", "off", "y", "n"
         ):
-            hint = "YAML 1.2 reads yes/no/on/off as text: write true or false"
-        elif expected in ("a number", "a whole number") and _numeric(instance):
-            hint = "write the number without quotes"
-        self.add(path, "other", f"expected {expected}, got {_describe(instance)}", where, hint)
+            hint, hint_key = ("YAML 1.2 reads yes/no/on/off as text: write true or false",
+                              "schema.type.yes_no.hint")
+        elif str(expected) in ("a number", "a whole number") and _numeric(instance):
+            hint, hint_key = "write the number without quotes", "schema.type.quoted.hint"
+        got = _describe(instance)
+        self.add(path, "other", f"expected {expected}, got {got}", where, hint,
+                 key="schema.type", hint_key=hint_key, expected=expected, got=got)
 
     def on_enum(
         self, error: Any, path: _Path, schema: _Schema, instance: Any, where: Location
@@ -535,17 +564,20 @@ class _Converter:
         name = _name(schema) or "value"
         listed = ", ".join(_show(v) for v in values[:15]) + (", …" if len(values) > 15 else "")
         hint = None
+        choices = [v for v in values if isinstance(v, str)]
         if isinstance(instance, str):
-            hint = did_you_mean(instance, [v for v in values if isinstance(v, str)])
-        self.add(path, "other",
-                 f"{_describe(instance)} is not a valid {name}; must be one of: {listed}",
-                 where, hint)
+            hint = did_you_mean(instance, choices)
+        got = _describe(instance)
+        self.add(path, "other", f"{got} is not a valid {name}; must be one of: {listed}",
+                 where, hint, key="schema.enum", got=got,
+                 name=name, listed=listed)
 
     def on_const(
         self, error: Any, path: _Path, schema: _Schema, instance: Any, where: Location
     ) -> None:
-        self.add(path, "other",
-                 f"must be {_show(schema.get('const'))}, got {_describe(instance)}", where)
+        want, got = _show(schema.get("const")), _describe(instance)
+        self.add(path, "other", f"must be {want}, got {got}", where, key="schema.const",
+                 want=want, got=got)
 
     def on_required(
         self, error: Any, path: _Path, schema: _Schema, instance: Any, where: Location
@@ -555,7 +587,8 @@ class _Converter:
             if isinstance(instance, dict) and key not in instance:
                 text = f"missing required field '{key}'" + (f" in {name}" if name else "")
                 self.add(path, "other", text, where,
-                         f"add '{key}: ...'" + (f" to this {name}" if name else ""))
+                         f"add '{key}: ...'" + (f" to this {name}" if name else ""),
+                         key="schema.required", field=key, name=name)
 
     def on_additionalProperties(
         self, error: Any, path: _Path, schema: _Schema, instance: Any, where: Location
@@ -580,24 +613,30 @@ class _Converter:
                     continue  # the schema of the step itself reports it, by the step's name
                 if position == 0:
                     self.add(path, "unknown-step", f"unknown step '{key}'", location,
-                             did_you_mean(key, step_keys) or "steps: " + ", ".join(step_keys))
+                             did_you_mean(key, step_keys) or "steps: " + ", ".join(step_keys),
+                             key="schema.unknown_step",
+                             hint_key="schema.steps.hint", step=key,
+                             steps=", ".join(step_keys))
                     continue
             if own_step is not None and key in step_keys:
                 self.add(path, "step-count",
                          f"a step has exactly one step key; this one has '{own_step}' and "
-                         f"'{key}'", self.where(path), "split it into one step per key")
+                         f"'{key}'", self.where(path), "split it into one step per key",
+                         key="schema.two_step_keys", first=own_step, second=key)
                 continue
             if key in derived:
                 self.add(path, "other",
                          f"'{key}' is computed by the ruleset, so a file cannot state it",
-                         location, f"remove '{key}'; the ruleset derives it from other fields")
+                         location, f"remove '{key}'; the ruleset derives it from other fields",
+                         key="schema.derived", field=key)
                 continue
             text = f"unknown field '{key}'" + (f" in {name}" if name else "")
             hint = did_you_mean(key, allowed)
+            listed = ", ".join(allowed[:25]) + (", …" if len(allowed) > 25 else "")
             if hint is None and allowed:
-                hint = "allowed here: " + ", ".join(allowed[:25]) + (
-                    ", …" if len(allowed) > 25 else "")
-            self.add(path, "other", text, location, hint)
+                hint = "allowed here: " + listed
+            self.add(path, "other", text, location, hint, key="schema.unknown_field",
+                     hint_key="schema.allowed.hint", field=key, name=name, allowed=listed)
 
     def on_oneOf(
         self, error: Any, path: _Path, schema: _Schema, instance: Any, where: Location
@@ -610,7 +649,8 @@ class _Converter:
         branches: list[Any] = schema.get(error.validator, [])
         if schema.get("x-step-keys") and error.validator == "anyOf":
             self.add(path, "step-count", "this step has no step key", where,
-                     "start the step with one of: " + ", ".join(schema["x-step-keys"]))
+                     "start the step with one of: " + ", ".join(schema["x-step-keys"]),
+                     key="schema.no_step_key", steps=", ".join(schema["x-step-keys"]))
             return
         if schema.get("x-overlay"):
             marker = isinstance(instance, dict) and (
@@ -622,13 +662,16 @@ class _Converter:
             return
         if branches and all(isinstance(b, dict) and set(b) == {"required"} for b in branches):
             keys = [k for b in branches for k in b["required"]]
-            self.add(path, "other", "needs one of: " + ", ".join(f"'{k}'" for k in keys), where)
+            listed = ", ".join(f"'{k}'" for k in keys)
+            self.add(path, "other", "needs one of: " + listed, where, key="schema.needs_one_of",
+                     keys=listed)
             return
         grouped: dict[int, list[Any]] = {}
         for sub in error.context:
             grouped.setdefault(sub.relative_schema_path[0], []).append(sub)
         if not grouped:
-            self.add(path, "other", "matches more than one of the allowed forms", where)
+            self.add(path, "other", "matches more than one of the allowed forms", where,
+                     key="schema.many_forms")
             return
         fitting = [i for i, subs in grouped.items() if not any(_root_mismatch(s) for s in subs)]
         if fitting:
@@ -636,63 +679,76 @@ class _Converter:
             for sub in grouped[best]:
                 self.convert(sub)
             return
-        wanted: list[str] = []
+        wanted: list[object] = []
         for branch in branches:
             for word in _branch_words(self.resolve(branch)):
                 if word not in wanted:
                     wanted.append(word)
-        text = f"expected {_join_or(wanted)}, got {_describe(instance)}" if wanted else (
-            f"{_describe(instance)} is not allowed here")
-        self.add(path, "other", text, where, schema.get("x-hint"))
+        got = _describe(instance)
+        if wanted:
+            expected = Either(tuple(wanted))
+            self.add(path, "other", f"expected {expected}, got {got}", where, schema.get("x-hint"),
+                     key="schema.type", hint_key=_x_hint_key(schema), expected=expected,
+                     got=got)
+        else:
+            self.add(path, "other", f"{got} is not allowed here", where, schema.get("x-hint"),
+                     key="schema.not_allowed", hint_key=_x_hint_key(schema), got=got)
 
     def on_pattern(
         self, error: Any, path: _Path, schema: _Schema, instance: Any, where: Location
     ) -> None:
         name = _name(schema) or "value"
-        self.add(path, "other", f"{_describe(instance)} is not a valid {name}", where,
-                 schema.get("x-hint") or f"it must match the pattern {schema.get('pattern')}")
+        got = _describe(instance)
+        self.add(path, "other", f"{got} is not a valid {name}", where,
+                 schema.get("x-hint") or f"it must match the pattern {schema.get('pattern')}",
+                 key="schema.pattern", hint_key=_x_hint_key(schema), got=got, name=name,
+                 pattern=schema.get("pattern"))
 
     def bad_key(self, path: _Path, key: Any, schema: _Schema) -> None:
         name = _name(schema) or "name"
-        hint = schema.get("x-hint")
+        hint, hint_key = schema.get("x-hint"), _x_hint_key(schema)
         if schema.get("pattern") is None and schema.get("enum"):
             hint = did_you_mean(str(key), schema["enum"])
         self.add(path, "other", f"'{key}' is not a valid {name}", self.key_where(path, str(key)),
-                 hint)
+                 hint, key="schema.bad_key", hint_key=hint_key, field=str(key), name=name)
 
     def on_minimum(
         self, error: Any, path: _Path, schema: _Schema, instance: Any, where: Location
     ) -> None:
-        self.add(path, "other", f"must be at least {schema['minimum']}, got {instance}", where)
+        self.add(path, "other", f"must be at least {schema['minimum']}, got {instance}", where,
+                 key="schema.minimum", limit=schema["minimum"], got=instance)
 
     def on_maximum(
         self, error: Any, path: _Path, schema: _Schema, instance: Any, where: Location
     ) -> None:
-        self.add(path, "other", f"must be at most {schema['maximum']}, got {instance}", where)
+        self.add(path, "other", f"must be at most {schema['maximum']}, got {instance}", where,
+                 key="schema.maximum", limit=schema["maximum"], got=instance)
 
     def on_exclusiveMinimum(
         self, error: Any, path: _Path, schema: _Schema, instance: Any, where: Location
     ) -> None:
-        self.add(path, "other",
-                 f"must be more than {schema['exclusiveMinimum']}, got {instance}", where)
+        self.add(path, "other", f"must be more than {schema['exclusiveMinimum']}, got {instance}", where,
+                 key="schema.exclusive_minimum", limit=schema["exclusiveMinimum"], got=instance)
 
     def on_exclusiveMaximum(
         self, error: Any, path: _Path, schema: _Schema, instance: Any, where: Location
     ) -> None:
-        self.add(path, "other",
-                 f"must be less than {schema['exclusiveMaximum']}, got {instance}", where)
+        self.add(path, "other", f"must be less than {schema['exclusiveMaximum']}, got {instance}", where,
+                 key="schema.exclusive_maximum", limit=schema["exclusiveMaximum"], got=instance)
 
     def on_minItems(
         self, error: Any, path: _Path, schema: _Schema, instance: Any, where: Location
     ) -> None:
         n = schema["minItems"]
-        self.add(path, "other", f"needs at least {n} item{'s' if n != 1 else ''}", where)
+        self.add(path, "other", f"needs at least {n} item{'s' if n != 1 else ''}", where,
+                 key="schema.min_items", n=n)
 
     def on_maxItems(
         self, error: Any, path: _Path, schema: _Schema, instance: Any, where: Location
     ) -> None:
         n = schema["maxItems"]
-        self.add(path, "other", f"may have at most {n} item{'s' if n != 1 else ''}", where)
+        self.add(path, "other", f"may have at most {n} item{'s' if n != 1 else ''}", where,
+                 key="schema.max_items", n=n)
 
     def on_uniqueItems(
         self, error: Any, path: _Path, schema: _Schema, instance: Any, where: Location
@@ -704,29 +760,31 @@ class _Converter:
                 twice = item
                 break
             seen.append(item)
-        self.add(path, "other", f"{_describe(twice)} is listed twice", where,
-                 "each value may appear once")
+        got = _describe(twice)
+        self.add(path, "other", f"{got} is listed twice", where, "each value may appear once",
+                 key="schema.unique", got=got)
 
     def on_minLength(
         self, error: Any, path: _Path, schema: _Schema, instance: Any, where: Location
     ) -> None:
-        self.add(path, "other", "must not be empty", where)
+        self.add(path, "other", "must not be empty", where, key="schema.empty")
 
     def on_minProperties(
         self, error: Any, path: _Path, schema: _Schema, instance: Any, where: Location
     ) -> None:
-        self.add(path, "other", "must not be empty", where)
+        self.add(path, "other", "must not be empty", where, key="schema.empty")
 
     def on_maxProperties(
         self, error: Any, path: _Path, schema: _Schema, instance: Any, where: Location
     ) -> None:
         n = schema["maxProperties"]
-        self.add(path, "other", f"may have at most {n} key{'s' if n != 1 else ''}", where)
+        self.add(path, "other", f"may have at most {n} key{'s' if n != 1 else ''}", where,
+                 key="schema.max_properties", n=n)
 
     def on_false(
         self, error: Any, path: _Path, schema: _Schema, instance: Any, where: Location
     ) -> None:
-        self.add(path, "other", "nothing is allowed here", where)
+        self.add(path, "other", "nothing is allowed here", where, key="schema.nothing_allowed")
 
     # -- clean-up --------------------------------------------------------------------------
 
@@ -763,14 +821,15 @@ def _root_mismatch(error: Any) -> bool:
     return False
 
 
-def _branch_words(branch: Any) -> list[str]:
+def _branch_words(branch: Any) -> list[object]:
     if not isinstance(branch, dict):
         return []
     if "type" in branch:
         types = branch["type"] if isinstance(branch["type"], list) else [branch["type"]]
-        return [str(_TYPE_WORDS.get(t, t)) for t in types]
+        return [_TYPE_WORDS.get(t, t) for t in types]
     if "enum" in branch:
-        return ["one of " + ", ".join(_show(v) for v in branch["enum"][:8])]
+        listed = ", ".join(_show(v) for v in branch["enum"][:8])
+        return [Term("value.one_of", "one of " + listed, (("listed", listed),))]
     if "const" in branch:
         return [_show(branch["const"])]
     if "$ref" in branch:
@@ -799,19 +858,13 @@ def _name(schema: dict[str, Any]) -> str | None:
     return name if isinstance(name, str) else None
 
 
-def _types(types: Any) -> str:
+def _types(types: Any) -> Either:
     if isinstance(types, str):
         types = [types]
     words = [_TYPE_WORDS.get(t, t) for t in types or []]
-    if "a whole number" in words and "a number" in words:
-        words.remove("a whole number")
-    return _join_or(words)
-
-
-def _join_or(words: list[str]) -> str:
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " or " + words[-1]
+    if _TYPE_WORDS["integer"] in words and _TYPE_WORDS["number"] in words:
+        words.remove(_TYPE_WORDS["integer"])
+    return Either(tuple(words))
 
 
 def _show(value: Any) -> str:
@@ -822,10 +875,10 @@ def _show(value: Any) -> str:
     return str(value)
 
 
-def _describe(value: Any) -> str:
+def _describe(value: Any) -> str | Term:
     """A value as the user wrote it: 'ten', 10, true, a list, a map, nothing."""
     if value is None:
-        return "nothing (null)"
+        return _TYPE_WORDS["null"]
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
@@ -834,10 +887,18 @@ def _describe(value: Any) -> str:
     if isinstance(value, (int, float)):
         return str(value)
     if isinstance(value, list):
-        return "a list"
+        return _A_LIST
     if isinstance(value, dict):
-        return "a map"
+        return _A_MAP
     return repr(value)
+
+
+def _x_hint_key(schema: _Schema) -> str | None:
+    """The key of a schema's own ``x-hint`` (``x-hint-key``); a hint without one stays English,
+    never the text of another."""
+    if not schema.get("x-hint"):
+        return None
+    return schema.get("x-hint-key") or "schema.x_hint"
 
 
 def _path_text(path: tuple[Any, ...]) -> str:

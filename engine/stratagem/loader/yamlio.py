@@ -170,7 +170,7 @@ def _read_text(path: Path, file: str, limits: LoadLimits) -> str:
             raise StratagemError(
                 "is a folder, not a file",
                 location=Location(file),
-                hint="name the YAML files themselves, e.g. folder/*.yaml",
+                hint="name the YAML files themselves, e.g. folder/*.yaml", key="yaml.folder",
             )
         size = path.stat().st_size
         if size > limits.max_file_bytes:
@@ -179,11 +179,13 @@ def _read_text(path: Path, file: str, limits: LoadLimits) -> str:
             data = handle.read(limits.max_file_bytes + 1)
     except FileNotFoundError:
         raise StratagemError(
-            "file not found", location=Location(file), hint="check the path and its spelling"
+            "file not found", location=Location(file), hint="check the path and its spelling",
+            key="yaml.not_found",
         ) from None
     except OSError as err:
         raise StratagemError(
-            f"cannot read the file: {err.strerror or err}", location=Location(file)
+            f"cannot read the file: {err.strerror or err}", location=Location(file),
+            key="yaml.unreadable", params={"reason": err.strerror or str(err)},
         ) from None
     if len(data) > limits.max_file_bytes:
         raise _too_big(file, len(data), limits)
@@ -200,7 +202,7 @@ def _read_text(path: Path, file: str, limits: LoadLimits) -> str:
         raise StratagemError(
             "the file is not UTF-8 text",
             location=Location(file, line, col),
-            hint="save the file as UTF-8 (every editor offers it)",
+            hint="save the file as UTF-8 (every editor offers it)", key="yaml.not_utf8",
         ) from None
     control = _CONTROL.search(text)
     if control is not None:
@@ -212,7 +214,8 @@ def _read_text(path: Path, file: str, limits: LoadLimits) -> str:
             "does not allow",
             location=Location(file, line, col),
             hint="delete it (it is invisible in most editors; a NUL byte often means the file "
-            "was saved in another encoding or is not text)")
+            "was saved in another encoding or is not text)",
+            key="yaml.control", params={"code": f"U+{ord(control.group()):04X}"})
     return text
 
 
@@ -293,6 +296,7 @@ def _too_deep(location: Location, limits: LoadLimits) -> LimitError:
         f"maps and lists are nested more than {limits.max_depth} levels deep",
         location=location,
         hint="flatten the structure; no Stratagem file needs such depth",
+        key="yaml.too_deep", params={"max": limits.max_depth},
     )
 
 
@@ -324,6 +328,7 @@ class _Builder:
                 "an alias refers to the map or list that contains it (an endless loop)",
                 location=Location(*here, path),
                 hint="an alias (*name) may only repeat a value defined outside itself",
+                key="yaml.alias_loop",
             )
         # A node met a second time is an alias's (composers share the anchored node).
         if ident in self.seen:
@@ -339,7 +344,8 @@ class _Builder:
                     "(the alias expansion limit)",
                     location=Location(*alias_from, path),
                     hint="this looks like an 'alias bomb'; write the values out, or use "
-                    "fewer nested aliases",
+                    "fewer nested aliases", key="yaml.alias_bomb",
+                    params={"max": str(self.limits.max_alias_nodes)},
                 )
         kind = type(node).__name__
         tag = _tag(node)
@@ -375,6 +381,7 @@ class _Builder:
                         f"duplicate key '{key}' (first written at line {first[1]})",
                         location=Location(*key_pos, child_path(path, key)),
                         hint="a key may appear once in a map; remove or rename one of them",
+                        key="yaml.duplicate_key", params={"key": key, "line": first[1]},
                     )
                 )
                 continue
@@ -420,7 +427,7 @@ class _Builder:
                 StratagemError(
                     "a key must be plain text, not a list or a map",
                     location=self.loc(node, path),
-                    hint="write the key as a name, e.g. 'troop: knight'",
+                    hint="write the key as a name, e.g. 'troop: knight'", key="yaml.complex_key",
                 )
             )
             return None
@@ -445,7 +452,8 @@ class _Builder:
                 StratagemError(
                     f"'{text}' is not a valid {_SCALAR_NAMES[str(name)]}",
                     location=self.loc(node, path),
-                    hint="remove the explicit tag, or fix the value",
+                    hint="remove the explicit tag, or fix the value", key="yaml.bad_tagged_value",
+                    params={"value": text, "type": _SCALAR_NAMES[str(name)]},
                 )
             )
             return None
@@ -454,10 +462,13 @@ class _Builder:
         shown = "!!" + tag[len(_STD):] if tag.startswith(_STD) else tag
         if "python" in tag:
             hint = "Python tags could run code, so they are never loaded; write plain values"
+            hint_key = "yaml.python_tag.hint"
         else:
             hint = "Stratagem files use plain YAML maps, lists and values; remove the tag"
+            hint_key = "yaml.unknown_tag.hint"
         self.errors.append(
-            StratagemError(f"unknown YAML tag '{shown}'", location=self.loc(node, path), hint=hint)
+            StratagemError(f"unknown YAML tag '{shown}'", location=self.loc(node, path), hint=hint,
+                           key="yaml.unknown_tag", hint_key=hint_key, params={"tag": shown})
         )
 
 
@@ -511,6 +522,12 @@ _SCALAR_NAMES = {"str": "text", "timestamp": "date", "int": "whole number", "flo
                  "bool": "true/false value", "null": "null"}
 
 
+#: The message keys of YAML syntax errors (their hints are ``<key>.hint``).
+_SYNTAX_KEYS = ("yaml.colon", "yaml.unclosed_list", "yaml.unclosed_map", "yaml.unclosed_quote",
+                "yaml.unknown_alias", "yaml.two_documents", "yaml.bad_indent",
+                "yaml.expected_key", "yaml.syntax_in", "yaml.syntax")
+
+
 def _syntax_error(file: str, text: str, err: Any) -> StratagemError:
     """Turn a ruamel.yaml error into one a person can act on."""
     mark = err.problem_mark or err.context_mark
@@ -523,61 +540,76 @@ def _syntax_error(file: str, text: str, err: Any) -> StratagemError:
     if "\t" in indent or "\\t" in problem:
         if "\t" in indent:
             col = indent.index("\t")
-            message = "YAML does not allow tabs for indentation; use spaces"
+            message, key = "YAML does not allow tabs for indentation; use spaces", "yaml.tab_indent"
         else:
-            message = "YAML does not allow a tab here; use spaces"
+            message, key = "YAML does not allow a tab here; use spaces", "yaml.tab"
         return StratagemError(
             message,
             location=Location(file, line + 1, col + 1),
             hint="replace the tab with spaces (editors can convert indentation to spaces)",
-            context=_caret(source, col),
+            context=_caret(source, col), key=key, hint_key="yaml.tab.hint",
         )
     opener = err.context_mark
     at = f"line {opener.line + 1}, column {opener.column + 1}" if opener is not None else ""
     hint = None
+    seen = f"line {line + 1}, column {col + 1}"
+    params: dict[str, object] = {"at": at, "seen": seen, "problem": problem, "context": context,
+                                 "line": line + 1, "column": col + 1}
+    if opener is not None:
+        params.update(at_line=opener.line + 1, at_column=opener.column + 1)
+    key = _SYNTAX_KEYS[0]
     if "mapping values are not allowed" in problem:
         message = "unexpected ':' (text containing ': ' must be quoted, or the indentation is wrong)"
         hint = "put the value in quotes, or line this key up with the keys above it"
     elif opener is not None and any(
         what in context for what in ("flow sequence", "flow mapping", "quoted scalar")
     ):
-        seen = f"line {line + 1}, column {col + 1}"
         if "flow sequence" in context:
+            key = _SYNTAX_KEYS[1]
             message = "this list '[' is not closed"
             hint = f"close it with ']' (items are separated by commas); YAML read on to {seen}"
         elif "flow mapping" in context:
+            key = _SYNTAX_KEYS[2]
             message = "this map '{' is not closed"
             hint = f"close it with '}}' (entries are separated by commas); YAML read on to {seen}"
         else:
+            key = _SYNTAX_KEYS[3]
             message = "this quoted text is not closed"
             hint = f"add the closing quote; YAML read on to {seen}"
         line, col = opener.line, opener.column
         source = lines[line] if line < len(lines) else ""
     elif "undefined alias" in problem:
         name = re.match(r"\*([^\s,\]}]+)", source[col:])
-        message = f"unknown alias: '{name.group(1) if name else source[col:].strip()}'"
+        key, params["name"] = _SYNTAX_KEYS[4], name.group(1) if name else source[col:].strip()
+        message = f"unknown alias: '{params['name']}'"
         hint = "define the anchor (&name) before using it (*name)"
     elif "single document" in context:
+        key = _SYNTAX_KEYS[5]
         message = "a file holds one YAML document, but a second one starts here"
         hint = "remove the '---' line, or split the file in two"
     elif ("block mapping" in context or "block collection" in context) and (
             opened := _quote_opened_above(lines, line, col)) is not None:
         # a quote left open ran on to the next quote, some lines below, where YAML stopped
+        key = "yaml.quote_runs_on"
         message = "this quoted text is not closed on its line"
         hint = (f"add the closing quote; YAML read on to the quote at line {line + 1}, "
                 f"column {col}")
+        params.update(quote_line=line + 1, quote_column=col)
         line, col = opened
         source = lines[line]
     elif "block mapping" in context or "block collection" in context:
+        key = _SYNTAX_KEYS[6]
         message = f"this line is indented wrongly (the block at {at} expects its entries lined up)"
         hint = "indent with spaces so that keys of the same map start in the same column"
     elif "could not find expected ':'" in problem:
+        key = _SYNTAX_KEYS[7]
         message = "expected 'key: value' here"
         hint = "check for a missing ':' or a wrongly indented line"
     else:
+        key = _SYNTAX_KEYS[8] if context else _SYNTAX_KEYS[9]
         message = f"YAML syntax error: {problem}" + (f" ({context} at {at})" if context else "")
     return StratagemError(
-        message, location=Location(file, line + 1, col + 1), hint=hint,
+        message, location=Location(file, line + 1, col + 1), hint=hint, key=key, params=params,
         context=_caret(source, col) if source.strip() else None,
     )
 

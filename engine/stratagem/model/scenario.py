@@ -22,6 +22,8 @@ class Scenario:
     seed: int | None = None
     name: str = ""
     path: str | None = None
+    #: Its names in other languages (``NameBook`` of i18n/names.py, set by the loader).
+    names: Any = None
 
     def instantiate(self) -> Entity:
         return self.template.clone()
@@ -35,3 +37,5 @@ class Army:
     side: Entity
     root: Entity
     path: str | None = None
+    #: The army's names in other languages (``NameBook`` of i18n/names.py, set by the loader).
+    names: Any = None

@@ -142,11 +142,13 @@ class Table:
         found = self.find(keys)
         if found is None:
             shown = ", ".join(_shown(k) for k in keys)
+            gap = self._gap(keys[0]) if len(keys) == 1 else None
             raise StratagemError(
                 f"no row of table '{self.name}' matches {shown}",
                 location=self.location,
-                hint=(self._gap(keys[0]) if len(keys) == 1 else None)
-                or "add a row for it, or make the first/last range open-ended with null",
+                hint=gap or "add a row for it, or make the first/last range open-ended with null",
+                key="run.table_no_row", params={"table": self.name, "key": shown},
+                hint_key="run.table_gap.hint" if gap else None,
             )
         if shift:
             found = max(0, min(len(self.rows) - 1, found + int(shift)))

@@ -2,13 +2,11 @@
 
 They read what the text report reads (the trace, the state before and after, the
 ruleset's ``report`` lists) and format every value in the report's language; numbers
-in tables are grouped by thousands (``report.group`` of the locale).
+in tables are grouped by thousands as CLDR says for the language.
 """
 
 from __future__ import annotations
 
-import copy
-from dataclasses import replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -23,20 +21,18 @@ from stratagem.report import Failures, _pairs, _read, _value, message
 if TYPE_CHECKING:
     from stratagem.api import BattleResult, RatedArmy
     from stratagem.dice import Distribution
+    from stratagem.i18n.names import NameBook
     from stratagem.model.ruleset import Ruleset
 
 View = dict[str, Any]
 
 
-def document_translator(ruleset: Ruleset, lang: str) -> Translator:
-    """The report's translator, with numbers grouped by thousands as the language groups
-    them in tables (the `report.group` text: "," in English, a no-break space in Russian)."""
-    t = translator(ruleset, lang)
-    catalog = copy.copy(t.catalog)
-    lang_ = catalog.lang
-    group = t.t("report.group")
-    catalog.lang = replace(lang_, numbers=replace(lang_.numbers, group=group))
-    return Translator(catalog)
+def document_translator(ruleset: Ruleset, lang: str, names: NameBook | None = None
+                        ) -> Translator:
+    """The report's translator, with the battle's ``names`` in other languages (numbers are
+    grouped by thousands as CLDR says for the language: "," in English, a no-break space in
+    Russian)."""
+    return translator(ruleset, lang, names)
 
 
 #: The headings and column titles the templates show (`report.<name>` in the locales).
@@ -89,7 +85,7 @@ def _sides(t: Translator, rs: Ruleset, before: Entity | None, after: Entity,
             battle = cells
             continue
         if depth <= 1 or not sides:
-            sides.append({"label": new.label(), "kind": kind, "fields": cells, "tables": []})
+            sides.append({"label": t.catalog.name(new.label()), "kind": kind, "fields": cells, "tables": []})
             continue
         tables = sides[-1]["tables"]
         table = next((tb for tb in tables if tb["kind"] == kind), None)
@@ -98,7 +94,7 @@ def _sides(t: Translator, rs: Ruleset, before: Entity | None, after: Entity,
                      "columns": [t.field(kind, n) for n in names], "names": names, "rows": [],
                      "totals": None}
             tables.append(table)
-        row: View = {"label": new.label(), "cells": cells, "depth": depth - 2, "breakdown": []}
+        row: View = {"label": t.catalog.name(new.label()), "cells": cells, "depth": depth - 2, "breakdown": []}
         if breakdown:
             row["breakdown"] = [
                 {"label": t.field(kind, d), **_shown(t, None, new, d, failed)}
@@ -186,7 +182,7 @@ def _charts(t: Translator, rs: Ruleset, start: Entity, ends: dict[int, Event]) -
                 first = number_of(starts[label], name) if label in starts else None
                 points = [first] + [ends[n].values["values"].get(kind, {}).get(label, {})
                                     .get(name) for n in numbers]
-                series.append((label, [None if p is None else float(p) for p in points]))
+                series.append((t.catalog.name(label), [None if p is None else float(p) for p in points]))
             if all(p is None for _, points in series for p in points):
                 continue
             title = t.field(kind, name)
@@ -209,7 +205,7 @@ def _round(value: float) -> float | int:
 
 def battle_view(result: BattleResult, lang: str, explain: bool) -> View:
     rs = result.ruleset
-    t = document_translator(rs, lang)
+    t = document_translator(rs, lang, result.names)
     failed: Failures = {}
     battle, sides = _sides(t, rs, result.start, result.root, rs.report, failed)
     before, rounds, after, ends = _rounds(t, result.trace)
@@ -235,12 +231,13 @@ def _failures(t: Translator, failed: Failures) -> list[str]:
 
 def rating_view(rated: RatedArmy, lang: str, explain: bool) -> View:
     rs = rated.ruleset
-    t = document_translator(rs, lang)
+    t = document_translator(rs, lang, rated.names)
     failed: Failures = {}
     lists = {kind: list(rs.rate_report.get(kind) or rs.report.get(kind, []))
              for kind in rs.kinds}
     _, sides = _sides(t, rs, None, rated.side, lists, failed, breakdown=True)
-    side: View = sides[0] if sides else {"label": rated.side.label(), "fields": [],
+    side: View = sides[0] if sides else {"label": t.catalog.name(rated.side.label()),
+                                         "fields": [],
                                          "tables": []}
     for table in side["tables"]:  # the side's own value of a column is its total
         by_name = {cell["name"]: cell["text"] for cell in side["fields"]}
@@ -249,7 +246,7 @@ def rating_view(rated: RatedArmy, lang: str, explain: bool) -> View:
     summary = [message(t, e) for e in rated.trace if e.level == "summary"]
     return {
         **_head(t, t.title(rs.id)),
-        "title": rated.side.label(),
+        "title": t.catalog.name(rated.side.label()),
         "meta": _meta(t, t.title(rs.id)),
         "summary": [s for s in summary if s],
         "side": side,
@@ -260,7 +257,7 @@ def rating_view(rated: RatedArmy, lang: str, explain: bool) -> View:
 
 def _percent(t: Translator, share: float, digits: int = 1) -> str:
     """A share as a percentage with a fixed number of decimals, in the language's style."""
-    return f"{100 * share:.{digits}f}".replace(".", t.catalog.lang.numbers.decimal) + "\u00a0%"
+    return t.catalog.lang.numbers.fixed(100 * share, digits) + "\u00a0%"
 
 
 def side_kind(rs: Ruleset) -> str:
@@ -268,11 +265,13 @@ def side_kind(rs: Ruleset) -> str:
     return next(iter(rs.kinds["battle"].children.values()))
 
 
-def odds_view(ruleset: Ruleset, figures: dict[str, Any], lang: str) -> View:
-    t = document_translator(ruleset, lang)
+def odds_view(ruleset: Ruleset, figures: dict[str, Any], lang: str,
+              names: NameBook | None = None) -> View:
+    t = document_translator(ruleset, lang, names)
     outcomes = []
     for key, data in figures["outcomes"].items():
-        label = t.t(key) if key.startswith("enum.") and t.catalog.message(key) else key
+        label = (t.t(key) if key.startswith("enum.") and t.catalog.message(key)
+                 else t.catalog.name(key))
         lo, hi = data["interval"]
         outcomes.append({"label": label, "count": t.number(data["count"]),
                          "share": _percent(t, data["count"] / figures["battles"]),
@@ -289,7 +288,7 @@ def odds_view(ruleset: Ruleset, figures: dict[str, Any], lang: str) -> View:
         groups.append(_summaries(t, "battle", t.t("report.battle_values"), values["battle"]))
     kind = side_kind(ruleset)
     for n, (label, vals) in enumerate(values.get("sides", {}).items()):
-        groups.append(_summaries(t, kind, label, vals, svg.PALETTE[n % len(svg.PALETTE)]))
+        groups.append(_summaries(t, kind, t.catalog.name(label), vals, svg.PALETTE[n % len(svg.PALETTE)]))
     return {**_head(t, t.title(ruleset.id)), "title": t.t("report.odds_title"),
             "meta": _meta(t, t.title(ruleset.id), t.t("report.battles", n=figures["battles"]),
                           t.t("report.first_seed", seed=figures["first_seed"])),
@@ -348,7 +347,7 @@ def dist_view(text: str, dist: Distribution, lang: str = "en") -> View:
     return {**_head(t, ""), "title": text,
             "meta": [t.t("report.dice_sum", n=dist.repetitions)] if dist.repetitions > 1 else [],
             "rows": rows, "min": f"{dist.min}{pct}", "max": f"{dist.max}{pct}",
-            "mean": f"{float(dist.mean):.4f}".replace(".", t.catalog.lang.numbers.decimal) + pct,
+            "mean": t.catalog.lang.numbers.fixed(float(dist.mean), 4) + pct,
             "chart_svg": svg.bar_chart(text, [(r["outcome"], 100 * r["exactly"]) for r in rows],
                                    lambda v: f"{_round(v)} %")}
 
