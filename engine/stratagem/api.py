@@ -198,6 +198,9 @@ def replay_inputs(path: str | Path) -> tuple[list[Any], dict[str, Any]]:
         data = json.loads(text)
     except ValueError as err:
         raise StratagemError(f"the trace {path} is not JSON: {err}", hint=hint) from None
+    except RecursionError:  # lists in lists far deeper than any trace nests
+        raise StratagemError(f"the trace {path} nests lists or maps too deeply to be a "
+                             "battle trace", hint=hint) from None
     schema = json.loads((data_dir("schemas") / "trace.schema.json").read_text(encoding="utf-8"))
     problem = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema)
                                                .iter_errors(data))

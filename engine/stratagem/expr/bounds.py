@@ -101,7 +101,8 @@ def cells(value: Any, limit: int = MAX_CELLS) -> int:
         kind = type(item)
         if kind is list or kind is tuple:
             total += len(item)
-            todo.extend(v for v in item if type(v) in _HOLDERS)
+            if not _HOLDERS.isdisjoint(set(map(type, item))):  # the common case: a C loop
+                todo.extend(v for v in item if type(v) in _HOLDERS)
         elif kind is dict:
             total += len(item)
             todo.extend(v for v in (*item, *item.values()) if type(v) in _HOLDERS)

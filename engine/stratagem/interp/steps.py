@@ -7,6 +7,7 @@ here run them any number of times against a :class:`Run` and a scope of local na
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -16,6 +17,8 @@ from stratagem.dice import parse_dice
 from stratagem.errors import LimitError, Location, StratagemError
 from stratagem.expr import SAFE_RESULT_TYPES, Expr, compile_expr
 from stratagem.expr.bounds import ValueTooLarge, stored
+from stratagem.expr.calls import describe, plain_words
+from stratagem.expr.core import OPERATORS
 from stratagem.interp.context import BreakLoop, Return, Run
 from stratagem.interp.decisions import decide
 from stratagem.model.entities import Entity, EntityScope, FieldSpec, read_member
@@ -197,6 +200,9 @@ def kept(value: Any, expr: Expr | None, what: str) -> Any:
                             location=expr.location if expr is not None else None) from None
 
 
+#: `add:` adds as `+` in an expression does (bounded for text and lists)
+_ADD = OPERATORS[ast.Add]
+
 #: What :func:`kept` passes without a look (the common values of a battle).
 _KEPT_AS_IT_IS = frozenset({bool, str, type(None), Entity, Label})
 
@@ -210,7 +216,12 @@ def run_set(run: Run, step: SetStep, scope: dict[str, Any]) -> None:
 
 
 def run_roll(run: Run, step: RollStep, scope: dict[str, Any]) -> None:
-    result = roll_dice(run, step.dice, scope, step.subject, step.label)
+    try:
+        result = roll_dice(run, step.dice, scope, step.subject, step.label)
+    except StratagemError as err:  # a roll too large for its names' values: at the step
+        if err.location is None:
+            err.location = step.location
+        raise
     if step.target:
         scope[step.target] = result.total
     if step.values_as:
@@ -480,7 +491,14 @@ def run_update(run: Run, step: UpdateStep, scope: dict[str, Any]) -> None:
         new = [(name, _field_value(fields, name, evaluator.eval(expr, inner), step, entity))
                for name, expr in step.assign.items()]
         for name, expr in step.add.items():
-            added = read_member(entity, name) + evaluator.eval(expr, inner)
+            more = evaluator.eval(expr, inner)
+            try:
+                added = _ADD(read_member(entity, name), more)
+            except TypeError as err:
+                raise StratagemError(
+                    f"`update`: cannot add {describe(more)} to the {entity.kind_name}'s field "
+                    f"'{name}' ({plain_words(err)})",
+                    location=step.places.get(name) or step.location) from None
             new.append((name, _field_value(fields, name, added, step, entity)))
         if not run.tracing:
             for name, value in new:
