@@ -125,6 +125,9 @@ def check_cells(value: Any) -> Any:
     return value
 
 
+#: What :func:`stored` looks at inside a list or map (anything else is kept as it is).
+_CHECKED = frozenset({int, float, Fraction, complex, list, tuple, dict, str})
+
 #: Values :func:`stored` passes at once.
 _PLAIN = frozenset({bool, str, type(None)})
 
@@ -167,11 +170,17 @@ def _walk(value: Any) -> None:
         if depth > MAX_NESTING:
             raise ValueTooLarge(f"the value nests lists more than {MAX_NESTING} deep",
                                 hint="keep lists flat")
-        items = item.values() if type(item) is dict else item
+        items = (*item, *item.values()) if type(item) is dict else item
         total += len(item)
         if total > MAX_CELLS:
             check_cells(value)
-        for v in (*item, *items) if type(item) is dict else items:
+        kinds = set(map(type, items))  # the common lists (of entities, of whole numbers)
+        if kinds.isdisjoint(_CHECKED):  # are answered by C loops
+            continue
+        if len(kinds) == 1 and int in kinds:
+            if -MAX_MAGNITUDE < min(items) and max(items) < MAX_MAGNITUDE:
+                continue
+        for v in items:
             kind = type(v)
             if kind is list or kind is tuple or kind is dict:
                 todo.append((v, depth + 1))

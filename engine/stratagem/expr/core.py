@@ -33,6 +33,7 @@ from simpleeval import (
 from stratagem.errors import Location, StratagemError, Term, UnknownMember, caret
 from stratagem.expr import compiled
 from stratagem.expr.bounds import (
+    MAX_CELLS,
     MAX_LENGTH,
     METER,
     cells,
@@ -87,7 +88,9 @@ def _add(a: Any, b: Any) -> Any:
         if len(a) + len(b) > MAX_LENGTH:
             raise ExpressionError(f"joining these would make text or a list longer than "
                                   f"{MAX_LENGTH:,}")
-        return _made(a + b)
+        joined = a + b
+        METER.charge(len(joined))
+        return joined
     return a + b
 
 
@@ -100,16 +103,13 @@ def _mult(a: Any, b: Any) -> Any:
         raise ExpressionError(f"repeating this would make text or a list longer than "
                               f"{MAX_LENGTH:,}")
     result = a * b
-    return _made(result) if hasattr(result, "__len__") else result
-
-
-def _made(value: Any) -> Any:
-    """Text or a list ``+`` or ``*`` made: its items count as the battle's work, and its
-    lists within lists are bounded in full."""
-    METER.charge(len(value))
-    if type(value) is not str:
-        check_cells(value)
-    return value
+    if hasattr(result, "__len__"):
+        # its items count as the battle's work; its lists within lists are bounded in full
+        METER.charge(len(result))
+        seq, times = (a, b) if hasattr(a, "__len__") else (b, a)
+        if type(seq) is not str and times * cells(seq) > MAX_CELLS:
+            check_cells(result)
+    return result
 
 
 def _div(a: Any, b: Any) -> Any:

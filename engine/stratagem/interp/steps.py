@@ -16,7 +16,7 @@ from mypy_extensions import mypyc_attr
 from stratagem.dice import parse_dice
 from stratagem.errors import LimitError, Location, StratagemError
 from stratagem.expr import SAFE_RESULT_TYPES, Expr, compile_expr
-from stratagem.expr.bounds import ValueTooLarge, stored
+from stratagem.expr.bounds import MAX_MAGNITUDE, ValueTooLarge, stored
 from stratagem.expr.calls import describe, plain_words
 from stratagem.expr.core import OPERATORS
 from stratagem.interp.context import BreakLoop, Return, Run
@@ -190,7 +190,8 @@ def roll_values(result: Any, who: str | None) -> dict[str, Any]:
 def kept(value: Any, expr: Expr | None, what: str) -> Any:
     """``value``, if a battle may keep it (:func:`stratagem.expr.bounds.stored`): else an
     error at ``expr`` naming ``what`` (the name or field it was for)."""
-    if type(value) in _KEPT_AS_IT_IS:
+    kind = type(value)
+    if kind in _KEPT_AS_IT_IS or (kind is int and -MAX_MAGNITUDE < value < MAX_MAGNITUDE):
         return value
     try:
         return stored(value)
@@ -519,6 +520,14 @@ def _field_value(fields: Mapping[str, FieldSpec], name: str, value: Any,
     place, the field and the value."""
     spec = fields.get(name)
     if spec is None:  # a collection: its entities
+        return value
+    kind = type(value)
+    if kind is int and (spec.type == "int" or spec.type == "number") and (
+            -MAX_MAGNITUDE < value < MAX_MAGNITUDE):  # the common case, answered first
+        low, high = spec.minimum, spec.maximum
+        if (low is None or value >= low) and (high is None or value <= high):
+            return value
+    elif kind is bool and spec.type == "bool":
         return value
     return spec.check(value, step.places.get(name) or step.location,
                       f"`{KIND[type(step)]}`: the {entity.kind_name}'s", changed=True)
