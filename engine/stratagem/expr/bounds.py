@@ -92,25 +92,65 @@ def check_number(value: Any) -> Any:
 
 
 def cells(value: Any, limit: int = MAX_CELLS) -> int:
-    """The items ``value`` holds all told, lists within lists and text counted in full
-    (counting stops once past ``limit``)."""
-    total = 0
-    todo = [value]
-    while todo and total <= limit:
-        item = todo.pop()
-        kind = type(item)
-        if kind is list or kind is tuple:
-            total += len(item)
-            if not _HOLDERS.isdisjoint(set(map(type, item))):  # the common case: a C loop
-                todo.extend(v for v in item if type(v) in _HOLDERS)
-        elif kind is dict:
-            total += len(item)
-            todo.extend(v for v in (*item, *item.values()) if type(v) in _HOLDERS)
-        elif kind is str:
-            total += len(item)
-    return total
+    """The items ``value`` holds all told, lists within lists and text counted in full (a
+    list that appears twice counts twice, as it would be written out)."""
+    return _measure(value, False)[0]
 
 
+def _measure(value: Any, numbers: bool) -> tuple[int, int]:
+    """(items all told, levels of nesting) of ``value``, each list walked once however
+    often it appears; ``numbers``: also refuse a number a battle may not keep."""
+    if type(value) is str:
+        return len(value), 0
+    if type(value) not in _CONTAINERS:
+        return 0, 0
+    memo: dict[int, tuple[int, int]] = {}
+    todo: list[tuple[Any, bool]] = [(value, False)]
+    while todo:
+        item, ready = todo.pop()
+        key = id(item)
+        if key in memo:
+            continue
+        items = (*item, *item.values()) if type(item) is dict else item
+        inner = [v for v in items if type(v) in _CONTAINERS] if not _CONTAINERS.isdisjoint(
+            set(map(type, items))) else []
+        if not ready:
+            todo.append((item, True))
+            todo.extend((v, False) for v in inner if id(v) not in memo)
+            if numbers:
+                _check_numbers(items)
+            continue
+        total, height = len(item), 1
+        for v in items:
+            kind = type(v)
+            if kind is str:
+                total += len(v)
+            elif kind in _CONTAINERS:
+                sub = memo[id(v)]
+                total += sub[0]
+                height = max(height, sub[1] + 1)
+        memo[key] = (total, height)
+    return memo[id(value)]
+
+
+def _check_numbers(items: Any) -> None:
+    kinds = set(map(type, items))  # the common lists (of entities, of whole numbers) are
+    if kinds.isdisjoint(_NUMBERS):  # answered by C loops
+        return
+    if len(kinds) == 1 and int in kinds and -MAX_MAGNITUDE < min(items) and (
+            max(items) < MAX_MAGNITUDE):
+        return
+    for v in items:
+        kind = type(v)
+        if kind is int:
+            if not -MAX_MAGNITUDE < v < MAX_MAGNITUDE:
+                raise _refused(v)
+        elif kind in _NUMBERS and _number_kept(v, kind):
+            raise _refused(v)
+
+
+_CONTAINERS = frozenset({list, tuple, dict})
+_NUMBERS = frozenset({int, float, Fraction, complex})
 _HOLDERS = frozenset({list, tuple, dict, str})
 #: Lists within lists a kept value may nest (it is written out, and read back, so deep).
 MAX_NESTING = 50
@@ -124,9 +164,6 @@ def check_cells(value: Any) -> Any:
                             hint="keep lists short: count or sum them instead")
     return value
 
-
-#: What :func:`stored` looks at inside a list or map (anything else is kept as it is).
-_CHECKED = frozenset({int, float, Fraction, complex, list, tuple, dict, str})
 
 #: Values :func:`stored` passes at once.
 _PLAIN = frozenset({bool, str, type(None)})
@@ -163,34 +200,10 @@ def _number_kept(value: Any, kind: type) -> bool:
 
 def _walk(value: Any) -> None:
     """Check every number inside a list or map, its items all told and its depth."""
-    total = 0
-    todo: list[tuple[Any, int]] = [(value, 1)]
-    while todo:
-        item, depth = todo.pop()
-        if depth > MAX_NESTING:
-            raise ValueTooLarge(f"the value nests lists more than {MAX_NESTING} deep",
-                                hint="keep lists flat")
-        items = (*item, *item.values()) if type(item) is dict else item
-        total += len(item)
-        if total > MAX_CELLS:
-            check_cells(value)
-        kinds = set(map(type, items))  # the common lists (of entities, of whole numbers)
-        if kinds.isdisjoint(_CHECKED):  # are answered by C loops
-            continue
-        if len(kinds) == 1 and int in kinds:
-            if -MAX_MAGNITUDE < min(items) and max(items) < MAX_MAGNITUDE:
-                continue
-        for v in items:
-            kind = type(v)
-            if kind is list or kind is tuple or kind is dict:
-                todo.append((v, depth + 1))
-            elif kind is str:
-                total += len(v)
-            elif kind is int:
-                if not -MAX_MAGNITUDE < v < MAX_MAGNITUDE:
-                    raise _refused(v)
-            elif kind not in _PLAIN and _number_kept(v, kind):
-                raise _refused(v)
+    total, height = _measure(value, True)
+    if height > MAX_NESTING:
+        raise ValueTooLarge(f"the value nests lists more than {MAX_NESTING} deep",
+                            hint="keep lists flat")
     if total > MAX_CELLS:
         check_cells(value)
 
