@@ -54,7 +54,7 @@ try:
     engine = build()
 except ImportError:
     engine = getattr(stratagem, "BUILD", "plain")
-print(engine, (time.perf_counter() - started) / n * 1000)
+print(engine, (time.perf_counter() - started) / max(n, 1) * 1000)
 """
 
 

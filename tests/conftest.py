@@ -7,6 +7,22 @@ from pathlib import Path
 import pytest
 
 
+#: The test rulesets (tests/engine/skirmish, tests/loader/fixtures) are named by absolute
+#: and ``../`` paths from temporary folders and tests/broken: the suite lets every command
+#: read them, as a GM would with ``--allow-path`` (docs/security.md). The hostile corpus
+#: (tests/hostile) runs without it.
+TESTS = Path(__file__).resolve().parent
+
+
+@pytest.fixture(autouse=True)
+def _test_rulesets_readable(monkeypatch: pytest.MonkeyPatch) -> None:
+    from stratagem.compile import pipeline
+    from stratagem.loader.access import Access
+
+    monkeypatch.setenv("STRATAGEM_ALLOW_PATH", str(TESTS))
+    monkeypatch.setattr(pipeline.DEFAULT, "access", Access.allowing([TESTS]))
+
+
 @pytest.fixture
 def write(tmp_path: Path):
     """Write a YAML file (an army or a scenario) into a temporary folder; return its path."""

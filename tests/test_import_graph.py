@@ -23,6 +23,7 @@ LAYERS: list[set[str]] = [
     {"render"},  # documents built on the text report's reading of values (views)
     {"api"},
     {"odds", "campaign"},
+    {"sweep"},  # the odds over a grid
     {"cli"},
     {"__main__"},
 ]

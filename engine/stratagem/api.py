@@ -18,6 +18,7 @@ from stratagem.compile.decisions import compile_decisions
 from stratagem.compile.pipeline import load_ruleset
 from stratagem.errors import StratagemError, in_order
 from stratagem.i18n.names import NameBook
+from stratagem.interp.codegen import procedures_for
 from stratagem.interp.context import Run
 from stratagem.interp.decisions import Decisions
 from stratagem.interp.dicesource import (
@@ -31,6 +32,7 @@ from stratagem.interp.dicesource import (
 )
 from stratagem.interp.steps import call
 from stratagem.interp.trace import Event, plainify
+from stratagem.loader.yamlio import open_regular
 from stratagem.model.decisions import Reason, merge_decisions
 from stratagem.model.entities import Entity
 from stratagem.model.ruleset import Ruleset
@@ -45,6 +47,7 @@ __all__ = [
     "load_ruleset",
     "load_scenario",
     "rate_army",
+    "rate_scenario",
     "run_battle",
 ]
 
@@ -58,7 +61,7 @@ def validate(path: str | Path) -> list[StratagemError]:
     would in every battle.
     """
     try:
-        _, loaded = pipeline.Pipeline().load(path)
+        _, loaded = pipeline.Pipeline(access=pipeline.DEFAULT.access).load(path)
         if isinstance(loaded, Scenario):
             _opening(loaded.ruleset, loaded.instantiate(), loaded.decisions,
                      loaded.ruleset.entry["battle"], {})
@@ -73,7 +76,8 @@ def validate(path: str | Path) -> list[StratagemError]:
 
 def _opening(rs: Ruleset, root: Entity, decisions: Mapping[str, Any], proc: str,
              args: Mapping[str, Any]) -> None:
-    run = Run(rs, root, StopAtFirstRoll(), Decisions(decisions), tracing=False)
+    run = Run(rs, root, StopAtFirstRoll(), Decisions(decisions), tracing=False,
+              generated=procedures_for(rs, False))
     try:
         call(run, proc, args)
     except FirstRoll:
@@ -146,13 +150,15 @@ def run_battle(scenario: str | Path | Scenario, *, seed: int | None = None,
                ask_dice: Callable[[str], str] | None = None,
                ask_decision: Callable[[str, str, Any], Any] | None = None,
                lang: str = "en", rule_defaults: bool = False,
-               after: Sequence[str] = ()) -> BattleResult:
+               after: Sequence[str] = (), backend: str | None = None) -> BattleResult:
     """Fight one battle. ``seed`` (else the scenario's, else 0) seeds every random draw;
     ``dice`` scripts the results instead; ``decisions`` (answers, preferences or policies,
     as a scenario writes them) add to the scenario's. An answer that cannot apply and has
     no ``else:`` is an error, or with ``rule_defaults`` the step's default (noted in
     :attr:`BattleResult.fallbacks`). ``after`` names procedures (without parameters) run
-    next in the same run (a campaign's ``after_battle``), with the same dice and decisions."""
+    next in the same run (a campaign's ``after_battle``), with the same dice and decisions.
+    ``backend`` runs the procedures as generated Python (``generated``) or interprets their
+    step records (``interpreter``); the default is STRATAGEM_BACKEND's, else generated."""
     if not isinstance(scenario, Scenario):
         scenario = load_scenario(scenario)
     rs = scenario.ruleset
@@ -168,7 +174,8 @@ def run_battle(scenario: str | Path | Scenario, *, seed: int | None = None,
         source = RecordingDice(source)
     decided = Decisions(merged, ask_decision, seed=seed if dice is None else None,
                         rule_defaults=rule_defaults)
-    run = Run(rs, root, source, decided, tracing=tracing)
+    run = Run(rs, root, source, decided, tracing=tracing,
+              generated=procedures_for(rs, tracing, backend))
     run.lang = lang
     call(run, rs.entry["battle"], {})
     for procedure in after:
@@ -178,6 +185,9 @@ def run_battle(scenario: str | Path | Scenario, *, seed: int | None = None,
                         scenario.name, getattr(source, "log", []), decided.taken,
                         decided.fallbacks, names=scenario.names or NameBook())
 
+
+#: The largest trace `--replay` reads.
+MAX_TRACE_BYTES = 64 * 1024 * 1024
 
 #: What `battle --json` writes (schemas/trace.schema.json describes it).
 TRACE_FORMAT = "stratagem-trace"
@@ -191,23 +201,36 @@ def replay_inputs(path: str | Path) -> tuple[list[Any], dict[str, Any]]:
 
     hint = "give the file `stratagem battle SCENARIO --json > trace.json` wrote"
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with open_regular(Path(path), str(path)) as handle:
+            raw = handle.read(MAX_TRACE_BYTES + 1)
+        if len(raw) > MAX_TRACE_BYTES:
+            raise StratagemError(f"the trace {path} is larger than "
+                                 f"{MAX_TRACE_BYTES // (1024 * 1024)} MB", hint=hint)
+        text = raw.decode("utf-8")
     except (OSError, UnicodeDecodeError) as err:
-        raise StratagemError(f"cannot read the trace {path}: {err}", hint=hint) from None
+        reason = err.strerror if isinstance(err, OSError) and err.strerror else "not UTF-8 text"
+        raise StratagemError(f"cannot read the trace {path}: {reason}", hint=hint,
+                             key="replay.unreadable", hint_key="replay.hint",
+                             params={"path": str(path), "reason": reason}) from None
     try:
         data = json.loads(text)
+    except RecursionError:
+        raise StratagemError(f"the trace {path} is nested too deeply to be a battle trace",
+                             hint=hint) from None
     except ValueError as err:
-        raise StratagemError(f"the trace {path} is not JSON: {err}", hint=hint) from None
-    except RecursionError:  # lists in lists far deeper than any trace nests
-        raise StratagemError(f"the trace {path} nests lists or maps too deeply to be a "
-                             "battle trace", hint=hint) from None
+        raise StratagemError(f"the trace {path} is not JSON: {err}", hint=hint,
+                             key="replay.not_json", hint_key="replay.hint",
+                             params={"path": str(path), "reason": str(err)}) from None
     schema = json.loads((data_dir("schemas") / "trace.schema.json").read_text(encoding="utf-8"))
     problem = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema)
                                                .iter_errors(data))
     if problem is not None:
         at = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in problem.absolute_path)
         raise StratagemError(f"the trace {path} is not a battle trace: {problem.message}"
-                             + (f" (at ${at})" if at else ""), hint=hint)
+                             + (f" (at ${at})" if at else ""), hint=hint,
+                             key="replay.not_trace", hint_key="replay.hint",
+                             params={"path": str(path), "problem": problem.message,
+                                     "at": f"${at}" if at else None})
     return list(data["dice"]), dict(data["decisions"])
 
 
@@ -221,34 +244,94 @@ class RatedArmy:
     def report(self, lang: str = "en", explain: bool = False) -> str:
         return render_rating(self, lang=lang, explain=explain)
 
+    def to_plain(self) -> dict[str, Any]:
+        return {"ruleset": self.ruleset.ref, "side": plainify(self.side.to_plain()),
+                "derived": derived_values(self.side),
+                "trace": [e.to_plain() for e in self.trace]}
+
     def to_json(self) -> str:
-        return json.dumps({"ruleset": self.ruleset.ref, "side": plainify(self.side.to_plain()),
-                           "derived": derived_values(self.side),
-                           "trace": [e.to_plain() for e in self.trace]},
+        return json.dumps(self.to_plain(), ensure_ascii=False, indent=1)
+
+
+@dataclass
+class RatedScenario:
+    """Every side of a scenario rated where it fights: on the scenario's battle (its terrain
+    and options), with its role and overrides, under its ruleset and overlays."""
+
+    ruleset: Ruleset
+    root: Entity
+    sides: list[RatedArmy]
+    name: str = ""
+    names: NameBook = field(default_factory=NameBook)
+
+    def report(self, lang: str = "en", explain: bool = False) -> str:
+        return render_rating(self, lang=lang, explain=explain)
+
+    def to_json(self) -> str:
+        """``{"ruleset", "scenario", "sides": [...]}``: each side as `rate ARMY --json`
+        writes one army."""
+        return json.dumps({"ruleset": self.ruleset.ref, "scenario": self.name,
+                           "sides": [side.to_plain() for side in self.sides]},
                           ensure_ascii=False, indent=1)
 
 
 def derived_values(entity: Entity) -> dict[str, Any]:
-    """Every derived value of an entity and its descendants, by name (entities by name)."""
-    out: dict[str, Any] = {name: plainify(entity.member(name))
-                           for name in entity.declaration.derived}
+    """Every derived value of an entity and its descendants, by name (entities by name;
+    null for a value that cannot be computed, as the text report shows it as —)."""
+    out: dict[str, Any] = {name: _derived(entity, name) for name in entity.declaration.derived}
     for coll, items in entity.children_of():
         out[coll] = [derived_values(child) | {"name": child.label()} for child in items]
     return out
 
 
+def _derived(entity: Entity, name: str) -> Any:
+    try:
+        return plainify(entity.member(name))
+    except StratagemError:
+        return None
+
+
 def rate_army(army: str | Path | Army, *, explain: bool = True,
               decisions: Mapping[str, Any] | None = None, seed: int = 0,
-              lang: str = "en") -> RatedArmy:
-    """Run the ruleset's `entry.rate` procedure (if any) on one army."""
+              lang: str = "en", backend: str | None = None) -> RatedArmy:
+    """Run the ruleset's `entry.rate` procedure (if any) on one army (``backend``: as
+    :func:`run_battle` takes it)."""
     if not isinstance(army, Army):
         army = load_army(army)
-    rs = army.ruleset
-    plans = compile_decisions(rs, decisions) if decisions else None
-    run = Run(rs, army.root, SeededDice(seed), Decisions(plans), tracing=explain)
+    plans = compile_decisions(army.ruleset, decisions) if decisions else None
+    return _rate(army.ruleset, army.side, plans, seed, explain, lang, army.names, backend)
+
+
+def rate_scenario(scenario: str | Path | Scenario, *, explain: bool = True,
+                  decisions: Mapping[str, Any] | None = None, seed: int | None = None,
+                  lang: str = "en") -> RatedScenario:
+    """Run the ruleset's `entry.rate` procedure on every side of a scenario, each on the
+    scenario's battle as `battle` starts it (the same pipeline, the same template state):
+    values that read the terrain, a side's role or the battle's options are those of this
+    battle. The scenario's decisions answer the rate procedure's, and its seed (else 0)
+    seeds its dice."""
+    if not isinstance(scenario, Scenario):
+        scenario = load_scenario(scenario)
+    rs = scenario.ruleset
+    plans = merge_decisions(scenario.decisions, compile_decisions(rs, decisions)) \
+        if decisions else scenario.decisions
+    if seed is None:
+        seed = scenario.seed if scenario.seed is not None else 0
+    root = scenario.instantiate()
+    collection = next(iter(rs.kinds["battle"].children))
+    sides = [_rate(rs, side, plans, seed, explain, lang, scenario.names)
+             for side in dict(root.children_of())[collection]]
+    return RatedScenario(rs, root, sides, scenario.name, scenario.names or NameBook())
+
+
+def _rate(rs: Ruleset, side: Entity, plans: Mapping[str, Any] | None, seed: int,
+          explain: bool, lang: str, names: NameBook | None,
+          backend: str | None = None) -> RatedArmy:
+    run = Run(rs, side.root(), SeededDice(seed), Decisions(plans), tracing=explain,
+              generated=procedures_for(rs, explain, backend))
     run.lang = lang
     proc = rs.entry.get("rate")
     if proc:
         (param,) = rs.procedures[proc].params
-        call(run, proc, {param: army.side})
-    return RatedArmy(rs, army.side, run.trace, army.names or NameBook())
+        call(run, proc, {param: side})
+    return RatedArmy(rs, side, run.trace, names or NameBook())

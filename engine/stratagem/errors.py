@@ -275,6 +275,25 @@ class UnknownMember(StratagemError, AttributeError):
     """An expression asked an entity or a table row for a member it does not have."""
 
 
+def a_or_an(word: object) -> str:
+    """``word`` after its English article: "a unit", "an army", "an engine"."""
+    text = str(word)
+    vowel = text[:1].lower() in "aeio" or (
+        text[:1].lower() == "u" and not text.lower().startswith(("uni", "use", "usu", "ure")))
+    return f"{'an' if vowel else 'a'} {text}"
+
+
+class Word(str):
+    """A word inside a message that English writes after its article: ``{kind.article}
+    {kind}`` reads "an army", "a unit" (other languages show ``{kind}`` alone)."""
+
+    __slots__ = ()
+
+    @property
+    def article(self) -> str:
+        return a_or_an(self).split(" ", 1)[0]
+
+
 def did_you_mean(name: object, candidates: Iterable[object]) -> str | None:
     """A "did you mean 'x'?" hint for a misspelt name: up to three of ``candidates`` close
     to it (exact case first, then any case), or None.

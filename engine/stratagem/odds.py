@@ -87,7 +87,7 @@ def simulate(scenario: Scenario, n: int, seed: int, decisions: Mapping[str, Any]
         parts = []
         done = 0
         for first, count in chunks:
-            parts.append(_fight(scenario, first, count, decisions))
+            parts.append(fight_seeds(scenario, first, count, decisions))
             done += len(parts[-1].records)
             if progress is not None:
                 progress(done)
@@ -183,9 +183,10 @@ def _summarised(rs: Ruleset) -> tuple[list[str], list[str]]:
     return list(rs.odds_report.get("battle", [])), list(rs.odds_report.get(side_kind(rs), []))
 
 
-def _fight(scenario: Scenario, first: int, count: int,
-           decisions: Mapping[str, Any]) -> Fought:
-    """The battles with seeds ``first`` .. ``first + count - 1``, up to one that stops."""
+def fight_seeds(scenario: Scenario, first: int, count: int, decisions: Mapping[str, Any],
+                starting: Callable[[int], None] | None = None) -> Fought:
+    """The battles with seeds ``first`` .. ``first + count - 1``, up to one that stops
+    (``starting(seed)`` is told of each before it is fought)."""
     rs = scenario.ruleset
     if decisions:
         scenario = replace(scenario, decisions=merge_decisions(
@@ -194,6 +195,8 @@ def _fight(scenario: Scenario, first: int, count: int,
     battle_fields, fields = _summarised(rs)
     fought = Fought()
     for battle_seed in range(first, first + count):
+        if starting is not None:
+            starting(battle_seed)
         try:
             result = run_battle(scenario, seed=battle_seed, tracing=False, rule_defaults=True)
         except StratagemError as err:
@@ -238,68 +241,149 @@ _WORKER_SCENARIO: Scenario | None = None
 #: without end; the error is raised by the worker's first task instead).
 _WORKER_ERROR: StratagemError | None = None
 
+#: Shared with the parent: per task, the seed its worker is fighting and the worker's
+#: process id (so that a worker that dies names the battle that killed it).
+_WORKER_SEEDS: Any = None
+_WORKER_PIDS: Any = None
 
-def _start_worker(path: str | None, seconds: float | None = None) -> None:
-    global _WORKER_SCENARIO, _WORKER_ERROR
+
+def _start_worker(path: str | None, seeds: Any = None, pids: Any = None,
+                  seconds: float | None = None) -> None:
+    global _WORKER_SCENARIO, _WORKER_ERROR, _WORKER_SEEDS, _WORKER_PIDS
     Run.SECONDS = seconds  # a spawned worker knows the command's --max-seconds only so
     # Ctrl-C is the parent's to handle: it stops the workers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _WORKER_SEEDS, _WORKER_PIDS = seeds, pids
     if _WORKER_SCENARIO is None and path is not None:
         try:
             _WORKER_SCENARIO = replace(load_scenario(path), dice=None)
         except StratagemError as err:
-            _WORKER_ERROR = _plain_error(err)
+            _WORKER_ERROR = plain_error(err)
 
 
 def _worker_fight(task: tuple[int, int, int, dict[str, Any]]) -> tuple[int, Fought]:
     index, first, count, decisions = task
     if _WORKER_SCENARIO is None:
-        raise _WORKER_ERROR or StratagemError("the scenario could not be loaded in a worker")
+        raise _WORKER_ERROR or StratagemError("the scenario could not be loaded in a worker",
+                                              key="odds.worker_load")
+    seeds, pids = _WORKER_SEEDS, _WORKER_PIDS
+    if pids is not None:
+        pids[index] = os.getpid()
+
+    def starting(battle_seed: int) -> None:
+        if seeds is not None:
+            seeds[index] = battle_seed
+
     try:
-        fought = _fight(_WORKER_SCENARIO, first, count, decisions)
+        fought = fight_seeds(_WORKER_SCENARIO, first, count, decisions, starting)
     except StratagemError as err:
-        raise _plain_error(err) from None
+        raise plain_error(err) from None
     if fought.stopped is not None:
-        fought.stopped = (fought.stopped[0], _plain_error(fought.stopped[1]))
+        fought.stopped = (fought.stopped[0], plain_error(fought.stopped[1]))
     return index, fought
 
 
-def _plain_error(err: StratagemError) -> StratagemError:
+def plain_error(err: StratagemError) -> StratagemError:
     """The error as the parent process receives it: the plain error every command prints
     (a subclass's own arguments might not survive the trip between processes)."""
     return StratagemError(err.message, hint=err.hint, location=err.location,
-                          context=err.context)
+                          context=err.context, key=err.key, params=err.params,
+                          hint_key=err.hint_key)
 
 
 def _in_processes(scenario: Scenario, chunks: list[tuple[int, int]],
                   decisions: Mapping[str, Any], progress: Callable[[int], None] | None,
                   jobs: int) -> list[Fought]:
     """The chunks fought in worker processes, in order, up to the first that stopped (the
-    chunks after it are not waited for)."""
+    chunks after it are not waited for). A worker that dies (a crash, the memory it may
+    use) stops the run with an error naming the seed of the battle it was fighting."""
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from concurrent.futures.process import BrokenProcessPool
+
     global _WORKER_SCENARIO
     context = multiprocessing.get_context(_start_method())
     _WORKER_SCENARIO = scenario if context.get_start_method() == "fork" else None
     tasks = [(i, first, count, dict(decisions)) for i, (first, count) in enumerate(chunks)]
+    seeds = context.Array("q", [-1] * len(chunks), lock=False)
+    pids = context.Array("q", [0] * len(chunks), lock=False)
     results: dict[int, Fought] = {}
     stopped = len(chunks)
     done = 0
-    pool = context.Pool(min(jobs, len(chunks)), _start_worker, (scenario.path, Run.SECONDS))
+    pool = ProcessPoolExecutor(min(jobs, len(chunks)), mp_context=context,
+                               initializer=_start_worker,
+                               initargs=(scenario.path, seeds, pids, Run.SECONDS))
     try:
-        for index, fought in pool.imap_unordered(_worker_fight, tasks):
-            results[index] = fought
-            done += len(fought.records)
-            if progress is not None:
-                progress(done)
-            if fought.stopped is not None:
-                stopped = min(stopped, index)
+        pending = {pool.submit(_worker_fight, task) for task in tasks}
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                index, fought = future.result()
+                results[index] = fought
+                done += len(fought.records)
+                if progress is not None:
+                    progress(done)
+                if fought.stopped is not None:
+                    stopped = min(stopped, index)
             if stopped < len(chunks) and all(i in results for i in range(stopped)):
                 break
-        pool.close()
+    except BrokenProcessPool:
+        dying = [seeds[i] for i in range(len(chunks)) if i not in results and seeds[i] >= 0]
+        raise _worker_died(scenario, dying, decisions) from None
     finally:
-        pool.terminate()  # at once, also on an error or Ctrl-C
-        pool.join()
+        _stop(pool, [pids[i] for i in range(len(chunks)) if i not in results])
         _WORKER_SCENARIO = None
     return [results[i] for i in range(min(stopped + 1, len(chunks)))]
+
+
+def _stop(pool: Any, busy: list[int]) -> None:
+    """Shut the pool down at once, also on an error or Ctrl-C: the workers still fighting
+    are ended (``busy``: their process ids), the tasks not started dropped."""
+    pool.shutdown(wait=False, cancel_futures=True)
+    mine = {child.pid for child in multiprocessing.active_children()}
+    for pid in busy:
+        if pid in mine:
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except OSError:
+                pass
+    pool.shutdown(wait=True)
+
+
+def _worker_died(scenario: Scenario, seeds: list[int],
+                 decisions: Mapping[str, Any]) -> StratagemError:
+    """The error of a worker process that died: which battle it was fighting (with several
+    in flight, each is fought again alone until one kills its process)."""
+    seed = seeds[0] if len(seeds) == 1 else _killer(scenario, seeds, decisions)
+    which = f"the battle of seed {seed}" if seed is not None else "a battle"
+    again = f"--seed {seed}" if seed is not None else "--seed N"
+    return StratagemError(
+        f"a worker process died while fighting {which} (it crashed, or ran out of the memory "
+        "it may use); the odds are not complete",
+        hint=f"fight that battle alone: stratagem battle SCENARIO {again}; if it ends with no "
+             "error either, this is a bug to report (docs/security.md)")
+
+
+def _killer(scenario: Scenario, seeds: list[int],
+            decisions: Mapping[str, Any]) -> int | None:
+    """The first of ``seeds`` whose battle kills the process that fights it alone."""
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    global _WORKER_SCENARIO
+    context = multiprocessing.get_context(_start_method())
+    for seed in seeds:
+        _WORKER_SCENARIO = scenario if context.get_start_method() == "fork" else None
+        with ProcessPoolExecutor(1, mp_context=context, initializer=_start_worker,
+                                 initargs=(scenario.path,)) as pool:
+            try:
+                pool.submit(_worker_fight, (0, seed, 1, dict(decisions))).result()
+            except BrokenProcessPool:
+                return seed
+            except StratagemError:
+                continue
+            finally:
+                _WORKER_SCENARIO = None
+    return None
 
 
 def readable_outcomes(ruleset: Ruleset, outcomes: dict[str, Any], lang: str) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from stratagem.model.entities import Entity
 from stratagem.model.tables import Row
 
 if TYPE_CHECKING:
-    from stratagem.api import BattleResult, RatedArmy
+    from stratagem.api import BattleResult, RatedArmy, RatedScenario
     from stratagem.i18n.catalog import Translator
     from stratagem.i18n.names import NameBook
     from stratagem.model.ruleset import Ruleset
@@ -229,12 +229,21 @@ def render_report(result: BattleResult, lang: str = "en", explain: bool = False)
     return "\n".join(lines) + "\n"
 
 
-def render_rating(rated: RatedArmy, lang: str = "en", explain: bool = False) -> str:
+def render_rating(rated: RatedArmy | RatedScenario, lang: str = "en",
+                  explain: bool = False) -> str:
     """The rate procedure's summary messages, then each entity's rated values
-    (`report.rate`, else the battle report's fields; every derived value with `explain`)."""
+    (`report.rate`, else the battle report's fields; every derived value with `explain`);
+    for a scenario, each side's in turn."""
     rs = rated.ruleset
     t = translator(rs, lang, rated.names)
     lines = [t.t("report.ruleset", ruleset=t.title(rs.id)), *_overlays(t, rs)]
+    for part in getattr(rated, "sides", [rated]):
+        lines.extend(_rated_side(t, rs, part, explain))
+    return "\n".join(lines) + "\n"
+
+
+def _rated_side(t: Translator, rs: Ruleset, rated: RatedArmy, explain: bool) -> list[str]:
+    lines = []
     summary = [e for e in rated.trace if e.level == "summary"]
     if summary:
         lines.append("")
@@ -255,7 +264,7 @@ def render_rating(rated: RatedArmy, lang: str = "en", explain: bool = False) -> 
         lines.append("")
         lines.append(t.t("report.explain_header"))
         lines.extend(_explained(t, rated.trace))
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def _explained(t: Translator, trace: list[Event]) -> list[str]:

@@ -19,7 +19,7 @@ def test_roll_help_writes_a_percentage_as_the_dice_language_does(capsys):
 
 
 @pytest.mark.parametrize("command", [["i18n", "check"], ["i18n", "show"], ["battle"], ["odds"],
-                                     ["rate"], ["roll"], ["validate"], ["schema"]])
+                                     ["sweep"], ["rate"], ["roll"], ["validate"], ["schema"]])
 def test_every_command_has_examples(capsys, command):
     out = _help(capsys, *command)
     assert "examples:" in out

@@ -23,7 +23,7 @@ entities:
   battle:
     fields:
       rounds: {type: int, default: 3}
-      round: {type: int, default: 0, state: true}
+      round: {type: int, default: 0, owner: battle}
     children: {sides: side}
   side:
     children: {units: unit}

@@ -85,3 +85,129 @@ def test_the_commands_of_decisions_in_a_scenario_print_what_it_shows(capsys):
     args = [str(ROOT / a) if a.startswith("examples/") else a for a in shlex.split(battle)[1:]]
     assert main([*args, "--lang", "en"]) == 1
     assert capsys.readouterr().err == shown[1]
+
+
+# -- the reference cannot drift from the engine's own tables -----------------------------
+
+def _functions_table() -> dict[str, tuple[list[str], list[str], bool]]:
+    """function -> (its arguments, its options, whether it takes more of the last)."""
+    section = DOC[DOC.index("### Functions\n"):DOC.index("`min` and `max` take a list")]
+    found = {}
+    for row in re.findall(r"^\| (`.*?) \|", section, re.MULTILINE):
+        for name, args in re.findall(r"`(\w+)\(([^`]*)\)`", row):
+            parts = [p.strip() for p in args.replace("[", "").replace("]", "").split(",")
+                     if p.strip()]
+            found[name] = ([p for p in parts if p != "..." and not p.endswith("=")],
+                           [p[:-1] for p in parts if p.endswith("=")], "..." in parts)
+    return found
+
+
+def test_the_reference_documents_every_function_with_its_arguments_and_nothing_else():
+    from stratagem.compile.checks import RULESET_SIGNATURES
+    from stratagem.expr.calls import SIGNATURES
+    from stratagem.expr.core import BASE_FUNCTIONS
+
+    documented = _functions_table()
+    assert set(documented) == set(BASE_FUNCTIONS) | set(RULESET_SIGNATURES)
+    for name, (params, options, more) in documented.items():
+        sig = SIGNATURES.get(name) or RULESET_SIGNATURES[name]
+        assert (params, options, more) == (list(sig.params), list(sig.options),
+                                           sig.most is None), name
+
+
+def test_a_function_added_without_documentation_fails_the_check(monkeypatch):
+    from stratagem.expr import core
+
+    monkeypatch.setitem(core.BASE_FUNCTIONS, "median", lambda xs: xs)
+    try:
+        test_the_reference_documents_every_function_with_its_arguments_and_nothing_else()
+    except AssertionError:
+        return
+    raise AssertionError("an undocumented built-in passed the check")
+
+
+def test_the_functions_examples_give_what_the_reference_says():
+    from stratagem.expr import Evaluator, compile_expr
+
+    section = DOC[DOC.index("### Functions\n"):DOC.index("`min` and `max` take a list")]
+    claims = re.findall(r"`([^`]+)` is `([^`]+)`", section)
+    assert len(claims) >= 5
+    evaluator = Evaluator()
+    for expr, shown in claims:
+        got = evaluator.eval(compile_expr(expr), {})
+        assert (list(got) if isinstance(got, range) else got) == evaluator.eval(
+            compile_expr(shown), {}), expr
+    signed = compile_expr("'+' + str(b) if b > 0 else str(b)")
+    assert "`'+' + str(b) if b > 0 else str(b)`" in section
+    assert [evaluator.eval(signed, {"b": b}) for b in (3, 0, -2)] == ["+3", "0", "-2"]
+
+
+def test_what_each_step_hands_its_message_is_what_the_engine_hands():
+    section = DOC[DOC.index("### What each step hands to its message"):
+                  DOC.index("### The report and `--explain`")]
+    documented: dict[str, set[str]] = {}
+    for steps, values in re.findall(r"^\| (`[^|]*`) \| (.*) \|$", section, re.MULTILINE):
+        while re.search(r"\([^()]*\)", values):
+            values = re.sub(r"\([^()]*\)", "", values)
+        for step in re.findall(r"`(\w+)`", steps):
+            documented[step] = set(re.findall(r"`(\w+)`", values))
+    assert set(documented) == set(STEPS)
+    for step, form in STEPS.items():
+        assert documented[step] == set(form.hands), step
+
+
+def test_every_option_of_every_step_is_documented_in_its_section():
+    for step, form in STEPS.items():
+        start = DOC.index(next(h for h in re.findall(r"^### .*$", DOC, re.MULTILINE)
+                               if f"`{step}`" in h))
+        section = DOC[start:DOC.index("\n### ", start + 1)]
+        for option in form.keys:
+            assert re.search(rf"\b{option}:", section), (step, option)
+
+
+def _run_steps(tmp_path, steps, dice, messages=None):
+    """Fight a battle of a ruleset whose battle procedure is ``steps``; its trace."""
+    import json as _json
+
+    from stratagem.api import run_battle
+
+    folder = tmp_path / "mini"
+    (folder / "locales").mkdir(parents=True)
+    ruleset = {"kind": "ruleset", "id": "mini", "dice": {"default_sides": 6},
+               "entities": {"battle": {"children": {"sides": "side"}},
+                            "side": {"fields": {"archers": {"type": "int", "default": 0}}}},
+               "procedures": {"fight": steps}, "entry": {"battle": "fight"}}
+    (folder / "ruleset.yaml").write_text(_json.dumps(ruleset), encoding="utf-8")
+    (folder / "locales" / "en.yaml").write_text(_json.dumps(
+        {"kind": "locale", "language": "en", "messages": messages or {}}), encoding="utf-8")
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text("kind: scenario\nruleset: mini/ruleset.yaml\nsides:\n"
+                        "  - {name: Red, archers: 20}\n  - {name: Blue}\n", encoding="utf-8")
+    return run_battle(scenario, dice=dice).trace
+
+
+def test_the_check_example_decides_success_as_the_reference_says(tmp_path):
+    yaml = YAML(typ="safe", pure=True)
+    step = yaml.load(re.search(r"```yaml\n(- check:.*?)```", _section("`check` — a roll "
+                                                                        "against a target"),
+                               re.DOTALL).group(1))[0]
+    step["check"]["target"] = "18"
+    results = {}
+    for rolled in (17, 4, 12):
+        trace = _run_steps(tmp_path / str(rolled), [step], [rolled])
+        (event,) = [e for e in trace if e.step == "check"]
+        results[rolled] = (event.values["success"], event.values.get("critical"),
+                           event.values["margin"])
+    assert results == {17: (False, "failure", 1), 4: (True, "success", 14),
+                       12: (True, None, 6)}
+
+
+def test_with_values_are_expressions_and_a_text_is_quoted(tmp_path):
+    yaml = YAML(typ="safe", pure=True)
+    section = DOC[DOC.index("### What each step hands to its message"):
+                  DOC.index("### The report and `--explain`")]
+    (step,) = yaml.load(re.search(r"```yaml\n(.*?)```", section, re.DOTALL).group(1))
+    loop = {"for_each": {"in": "battle.sides", "as": "side", "do": [step]}}
+    trace = _run_steps(tmp_path, [loop], [], {"battle.volley": "{side}: {attack} ({arrows})"})
+    params = [e.params for e in trace if e.key == "battle.volley"]
+    assert [(p["attack"], p["arrows"]) for p in params] == [("ranged", 40), ("ranged", 0)]

@@ -325,7 +325,8 @@ def test_the_reference_shows_a_failed_call_as_it_is_said():
     # docs/ruleset-reference.md, "Expressions": the error printed for a clamp() mistake
     doc = (Path(__file__).parents[2] / "docs" / "ruleset-reference.md").read_text(
         encoding="utf-8")
-    shown = doc.split("```text\n", 1)[1].split("```", 1)[0].rstrip("\n")
+    expressions = doc.split("\n## Expressions\n", 1)[1]
+    shown = expressions.split("```text\n", 1)[1].split("```", 1)[0].rstrip("\n")
     text = shown.split("`")[1]
     for mode in ("compiled", "simpleeval"):
         expr = compile_expr(text, Location("house-rules.yaml", 12, 7))

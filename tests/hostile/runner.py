@@ -21,8 +21,12 @@ from pathlib import Path
 from typing import Any
 
 
-#: A case's time bound, in seconds of wall-clock time.
-TIME_LIMIT = 5.0
+#: A case's time bound, in seconds of CPU time (a case that computes for longer is killed).
+TIME_LIMIT = 5
+#: A case's bound in seconds of wall-clock time: one that waits (on a FIFO, a lock, a
+#: worker that never answers) is killed then. Larger than the CPU bound, because the test
+#: machine may be shared: a case's wall-clock time there is not its own.
+WALL_LIMIT = 20.0
 #: A case's memory bound: its address space may grow this much past the forking process's.
 MEMORY_LIMIT = 500 * 1024 * 1024
 #: How many characters of a case's output are kept (a runaway case is cut, then fails).
@@ -79,9 +83,9 @@ def run(case: dict[str, Any], folder: Path) -> Outcome:
     return _run_forked(case, folder)
 
 
-def _limit_memory(extra: int) -> None:
-    limit = _address_space() + extra if extra else MEMORY_LIMIT
-    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+def _limit_subprocess() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+    resource.setrlimit(resource.RLIMIT_CPU, (TIME_LIMIT, TIME_LIMIT + 1))
 
 
 def _run_forked(case: dict[str, Any], folder: Path) -> Outcome:
@@ -103,7 +107,7 @@ def _run_forked(case: dict[str, Any], folder: Path) -> Outcome:
         done, status, usage = os.wait4(pid, os.WNOHANG)
         if done:
             break
-        if time.monotonic() - start > TIME_LIMIT:
+        if time.monotonic() - start > WALL_LIMIT:
             timed_out = True
             _kill_group(pid)
             done, status, usage = os.wait4(pid, 0)
@@ -140,6 +144,7 @@ def _child(case: dict[str, Any], folder: Path, out_path: Path, err_path: Path,
            budget: int) -> int:
     """In the forked child: run the command line's main() as ``python -m stratagem`` would."""
     resource.setrlimit(resource.RLIMIT_AS, (budget, budget))
+    resource.setrlimit(resource.RLIMIT_CPU, (TIME_LIMIT, TIME_LIMIT + 1))
     os.chdir(folder)
     out = os.open(out_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     err = os.open(err_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -159,6 +164,7 @@ def _child(case: dict[str, Any], folder: Path, out_path: Path, err_path: Path,
     sys.stdout = io.TextIOWrapper(io.FileIO(1, "w", closefd=False), encoding="utf-8")
     sys.stderr = io.TextIOWrapper(io.FileIO(2, "w", closefd=False), encoding="utf-8",
                                   errors="backslashreplace", line_buffering=True)
+    os.environ.pop("STRATAGEM_ALLOW_PATH", None)  # the test suite's own (tests/conftest.py)
     for name, value in (case.get("env") or {}).items():
         os.environ[name] = str(value)
     from stratagem.cli import main
@@ -185,17 +191,18 @@ def _child(case: dict[str, Any], folder: Path, out_path: Path, err_path: Path,
 def _run_subprocess(case: dict[str, Any], folder: Path) -> Outcome:
     env = dict(os.environ, **{k: str(v) for k, v in (case.get("env") or {}).items()})
     env.pop("PYTHONWARNINGS", None)
+    env.pop("STRATAGEM_ALLOW_PATH", None)
     stdout: Any = subprocess.PIPE
     if case.get("stdout") == "full":
         stdout = open("/dev/full", "wb")  # noqa: SIM115 (closed below)
     proc = subprocess.Popen(
         [sys.executable, "-m", "stratagem", *[str(a) for a in case["argv"]]],
         cwd=folder, env=env, stdin=subprocess.DEVNULL, stdout=stdout, stderr=subprocess.PIPE,
-        preexec_fn=lambda: _limit_memory(0), start_new_session=True)
+        preexec_fn=_limit_subprocess, start_new_session=True)
     timed_out = False
     try:
         # an interpreter's start costs more than a fork: the bound counts from its first import
-        raw_out, raw_err = proc.communicate(timeout=TIME_LIMIT * 2)
+        raw_out, raw_err = proc.communicate(timeout=WALL_LIMIT)
     except subprocess.TimeoutExpired:
         timed_out = True
         _kill_group(proc.pid)

@@ -9,7 +9,9 @@ read. The case format is in README.md.
 
 from __future__ import annotations
 
+import os
 import resource
+import signal
 import uuid
 from pathlib import Path
 from typing import Any
@@ -25,6 +27,12 @@ CASE_FILES = sorted((HERE / "cases").glob("*.yaml"))
 SECRET = f"canary-{uuid.uuid4().hex}"
 CANARY_TEXT = f"root:$6${SECRET}:19000:0:99999:7:::\ndaemon:*:{SECRET}:0:99999:7:::\n"
 CANARY_YAML = f"kind: army\nruleset: war-machine\nname: {SECRET}\n{SECRET}: {SECRET}\n"
+
+
+#: Long values a case may name: ``{digits}`` (3,000 digits), ``{long}`` (10,000 letters),
+#: ``{deep}`` (a YAML map nested 10,000 levels deep).
+LONG_VALUES = {"digits": "9" * 3000, "long": "x" * 10_000,
+               "deep": "{a: " * 10_000 + "1" + "}" * 10_000}
 
 
 def load_cases() -> list[dict[str, Any]]:
@@ -71,6 +79,10 @@ def test_every_case_has_a_unique_id_and_what_it_says() -> None:
         assert case.get("argv") and case.get("says"), case["id"]
 
 
+def test_the_corpus_is_large() -> None:
+    assert len(CASES) >= 400
+
+
 @pytest.fixture(scope="module")
 def canary(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder outside every case's folder, with the secret in a text and a YAML file."""
@@ -82,16 +94,30 @@ def canary(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
+@pytest.fixture(scope="module", autouse=True)
+def warm() -> None:
+    """The shipped rulesets compiled once, in the process every case is forked from."""
+    from stratagem.compile import pipeline
+
+    for ruleset in ("war-machine", "gurps-mass-combat", "mazes-minotaurs"):
+        pipeline.load_ruleset(ruleset)
+
+
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 def test_hostile_case(case: dict[str, Any], tmp_path: Path, canary: Path) -> None:
     folder = tmp_path / "case"
     folder.mkdir()
-    case = _substitute(case, {"tmp": folder, "canary": canary / "shadow",
-                              "canary_yaml": canary / "secret.yaml", "canary_dir": canary})
+    case = _substitute(case, {
+        "tmp": folder, "canary": canary / "shadow", "canary_yaml": canary / "secret.yaml",
+        "canary_dir": canary,
+        "canary_rel": os.path.relpath(canary / "shadow", folder),
+        "canary_yaml_rel": os.path.relpath(canary / "secret.yaml", folder),
+        **LONG_VALUES})
     runner.write_files(case, folder)
     outcome = runner.run(case, folder)
     shown = f"{case['id']} ({case['source']}): argv {case['argv']}\n{outcome.output[-3000:]}"
-    assert not outcome.timed_out, f"over {runner.TIME_LIMIT} s: {shown}"
+    assert not outcome.timed_out, f"waited over {runner.WALL_LIMIT} s: {shown}"
+    assert outcome.signal != signal.SIGXCPU, f"over {runner.TIME_LIMIT} s of CPU: {shown}"
     assert outcome.signal is None, f"killed by signal {outcome.signal}: {shown}"
     assert outcome.exit in case.get("exit", [1, 2]), f"exit {outcome.exit}: {shown}"
     assert "Traceback" not in outcome.output, shown

@@ -5,6 +5,7 @@ places; the keys the code uses are found in the code."""
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -172,3 +173,51 @@ def test_an_error_inside_an_expression_keeps_the_expression_in_every_language(mo
         "`lookup() + 1`: ни одна строка таблицы «t» не подходит для 7\n"
         "  подсказка: добавьте для этого значения строку или откройте крайний диапазон "
         "значением null")
+
+
+def test_campaign_report_and_static_check_errors_in_every_language(tmp_path: Path) -> None:
+    """The errors of a ruleset's `campaign:` section, of writing a report, of the static checks,
+    of plans and of the dice language's values: each has a key, reads in English as written, and differently in Russian and
+    German."""
+    from stratagem.campaign.rules import CampaignRules, campaign_rules
+    from stratagem.compile.decisions import compile_decisions
+    from stratagem.compile.pipeline import load_ruleset
+    from stratagem.dice import DiceDialect, parse_dice
+    from stratagem.interp.dicesource import stated_result
+    from stratagem.render import write_file
+
+    skirmish = Path(__file__).parent.parent / "loader" / "fixtures" / "skirmish" / "ruleset.yaml"
+    setting = tmp_path / "campaigning.yaml"
+    setting.write_text(f"kind: setting\nextends: {skirmish}\ncampaign:\n"
+                       "  keep: {unitt: [count], side: [moral]}\n"
+                       "  after_battle: recover\n", encoding="utf-8")
+    rs = load_ruleset(setting)
+    attempts = [
+        lambda: campaign_rules(rs),
+        lambda: CampaignRules().days(2, "fortnight"),
+        lambda: write_file(str(tmp_path / "no-such-folder" / "report.md"), "x"),
+        lambda: write_file(str(tmp_path), "x"),
+        lambda: compile_decisions(rs, {"risk": {"prefer": []}, "rsik": 1}),
+        lambda: compile_decisions(rs, {"risk": {"policy": "side.moral", "prefer": [1]}}),
+        lambda: parse_dice(""),
+        lambda: DiceDialect(default_sides=0),
+        lambda: parse_dice("2d6").roll(random.Random(1), {}) and stated_result(
+            parse_dice("2d6"), 13, {}),
+    ]
+    english, russian, german = engine_catalog("en"), engine_catalog("ru"), engine_catalog("de")
+    seen = 0
+    for attempt in attempts:
+        with pytest.raises(StratagemError) as caught:
+            attempt()
+        found = caught.value.errors if isinstance(caught.value, ValidationFailed) \
+            else [caught.value]
+        for error in found:
+            seen += 1
+            assert error.key, error.render()
+            assert error.render(english) == error.render()
+            for other in (russian, german):
+                shown = error.render(other)
+                assert shown != error.render()
+                if error.location is not None:  # the same place
+                    assert shown.split(": ", 1)[0] == error.render().split(": ", 1)[0]
+    assert seen >= 10

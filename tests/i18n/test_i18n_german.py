@@ -56,3 +56,20 @@ def test_the_same_battle_in_russian_names_the_armies_in_russian() -> None:
     assert russian.splitlines()[0] == "Отчёт о битве: Орки против трёх армий"
     assert "Орки (2)" in russian and "Orcs" not in russian
     assert "1\u00a0000 → 820" in russian  # CLDR's Russian grouping: a no-break space
+
+
+def test_odds_with_a_fallback_in_german_have_no_english(no_english_behind: None) -> None:
+    """The lines a plan's fallback adds to the odds (issue 22) are German too."""
+    from stratagem.odds import render_odds, simulate
+
+    scenario = load_scenario(ORCS)
+    plan = {"split_size": {"Orcs": {"prefer": [100000], "else": 100}}}
+    figures = simulate(scenario, 3, 7, plan)
+    german = render_odds(scenario.ruleset, figures, "de", "text", scenario.names)
+    english = render_odds(scenario.ruleset, figures, "en", "text", scenario.names)
+    assert "[" not in german
+    # the decision's id (split_size) as --decide names it; "Median" is German too
+    assert _words(german) & _words(english) <= _BRAND | {"split", "size", "Median"}
+    assert "Ausweichantworten (wo die Antwort des Szenarios nicht passte):" in german
+    assert any(line.startswith("  split_size (Orks): Ausweichantwort in 3 von 3 Schlachten: "
+                               "100.000 liegt nicht zwischen") for line in german.splitlines())

@@ -9,14 +9,13 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from stratagem.compile.pipeline import validate_file
+from stratagem.compile.pipeline import load_ruleset, validate_file
+from stratagem.compile.schemas import army_schema, scenario_schema
 from stratagem.errors import StratagemError, ValidationFailed
 from stratagem.loader.resolve import load_document
 from stratagem.loader.schema import (
     KINDS,
-    army_schema,
     overlay_schema,
-    scenario_schema,
     static_schema,
     validate_document,
 )
@@ -35,7 +34,7 @@ def errors(text: str, kind: str | None = None, **schema: Any) -> list[tuple[str,
 
 @pytest.fixture(scope="module")
 def ruleset() -> Any:
-    return load_document(RULESET)
+    return load_ruleset(RULESET)
 
 
 @pytest.mark.parametrize("kind", [k for k in KINDS])
@@ -135,7 +134,7 @@ def test_the_army_schema_comes_from_the_rulesets_declarations(ruleset: Any) -> N
 
 
 def test_a_setting_changes_the_generated_schema() -> None:
-    schema = army_schema(load_document(FIXTURES / "skirmish" / "settings" / "border.yaml"))
+    schema = army_schema(load_ruleset(FIXTURES / "skirmish" / "settings" / "border.yaml"))
     assert schema["$defs"]["unit"]["properties"]["troop"]["enum"] == [
         "infantry", "cavalry", "knights"]
 

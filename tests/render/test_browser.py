@@ -87,6 +87,14 @@ def test_odds_pages_in_chromium(browser: Browser, ruleset: str, tmp_path: Path) 
            "section.distributions svg rect.bar": 2})
 
 
+def test_sweep_page_in_chromium(browser: Browser, tmp_path: Path) -> None:
+    path = next(p for p in SCENARIOS if p.name == "orcs.yaml")
+    html = page(tmp_path, "sweep", str(path), "--vary", "sides.0.forces.Orcs.count=300,1000",
+                "--vary", "terrain=open,forest,hills", "-n", "4", "-j", "1")
+    check(browser, html, "sweep-orcs", {"section.sweep tbody tr": 6,
+                                        "table.heat-map tbody td[style]": 6})
+
+
 def test_dice_page_in_chromium(browser: Browser, tmp_path: Path) -> None:
     html = page(tmp_path, "roll", "3d6", "--dist")
     check(browser, html, "roll-3d6", {"svg rect.bar": 16, "tbody tr": 16})

@@ -26,7 +26,7 @@ COMMANDS = [line for block in blocks("sh") for line in block.splitlines()
 
 
 def test_the_page_has_commands_of_every_report() -> None:
-    assert {shlex.split(c)[1] for c in COMMANDS} == {"battle", "rate", "odds", "roll"}
+    assert {shlex.split(c)[1] for c in COMMANDS} == {"battle", "rate", "odds", "sweep", "roll"}
 
 
 @pytest.mark.parametrize("command", COMMANDS)

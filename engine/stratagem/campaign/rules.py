@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from stratagem.errors import StratagemError, ValidationFailed
+from stratagem.errors import StratagemError, ValidationFailed, Word, a_or_an
 from stratagem.model.ruleset import Ruleset
 from stratagem.model.values import closest, where
 
@@ -24,7 +24,9 @@ class CampaignRules:
         if per is None:
             raise StratagemError(f"the calendar has no unit '{unit}'",
                                  hint=closest(unit, self.calendar)
-                                 or "units: " + ", ".join(self.calendar))
+                                 or "units: " + ", ".join(self.calendar),
+                                 key="campaign.no_unit",
+                                 params={"unit": unit, "units": ", ".join(self.calendar)})
         whole = amount * per
         return int(whole) if whole == int(whole) else int(whole) + 1
 
@@ -46,7 +48,8 @@ def campaign_rules(rs: Ruleset) -> CampaignRules:
     if not isinstance(section, Mapping):
         raise StratagemError(f"the ruleset '{rs.ref}' says nothing about campaigns",
                              location=where(rs.doc),
-                             hint="add a `campaign:` section (docs/campaign.md)")
+                             hint="add a `campaign:` section (docs/campaign.md)",
+                             key="campaign.no_section", params={"ruleset": rs.ref})
     errors: list[StratagemError] = []
     calendar = {str(k): int(v) for k, v in (section.get("calendar") or {}).items()}
     calendar.setdefault("day", 1)
@@ -56,13 +59,24 @@ def campaign_rules(rs: Ruleset) -> CampaignRules:
         if declared is None:
             errors.append(StratagemError(f"`campaign.keep` names unknown entity kind '{kind}'",
                                          location=where(section["keep"], kind),
-                                         hint=closest(kind, rs.kinds)))
+                                         hint=closest(kind, rs.kinds),
+                                         key="campaign.keep_unknown_kind",
+                                         params={"kind": kind}))
             continue
         for i, name in enumerate(names or []):
             if name not in declared.fields:
                 errors.append(StratagemError(
-                    f"`campaign.keep`: a {kind} has no field '{name}'",
-                    location=where(names, i), hint=closest(name, declared.fields)))
+                    f"`campaign.keep`: {a_or_an(kind)} has no field '{name}'",
+                    location=where(names, i), hint=closest(name, declared.fields),
+                    key="campaign.keep_no_field",
+                    params={"kind": Word(kind), "name": name}))
+            elif not declared.fields[name].stated:
+                errors.append(StratagemError(
+                    f"`campaign.keep`: the {kind}'s field '{name}' is battle state "
+                    "(`owner: battle`), so an army file cannot keep it", location=where(names, i),
+                    hint=f"make it an input field (remove `owner: battle` from {kind}.{name}), "
+                    "or keep another field", key="campaign.keep_battle_state",
+                    params={"kind": kind, "field": name}))
         keep[str(kind)] = tuple(str(n) for n in names or [])
     procs: dict[str, str | None] = {}
     for key, params in (("after_battle", 0), ("pass_time", 1)):
@@ -71,12 +85,16 @@ def campaign_rules(rs: Ruleset) -> CampaignRules:
         if name and name not in rs.procedures:
             errors.append(StratagemError(f"`campaign.{key}` names unknown procedure '{name}'",
                                          location=where(section, key),
-                                         hint=closest(name, rs.procedures)))
+                                         hint=closest(name, rs.procedures),
+                                         key="campaign.unknown_procedure",
+                                         params={"section": key, "name": name}))
         elif name and len(rs.procedures[name].params) != params:
             errors.append(StratagemError(
                 f"the procedure '{name}' of `campaign.{key}` must take "
                 f"{'no parameters' if params == 0 else 'one parameter (the days)'}",
-                location=where(section, key)))
+                location=where(section, key), key="campaign.procedure_params",
+                params={"name": name, "section": key,
+                        "takes": "nothing" if params == 0 else "days"}))
     if errors:
         raise ValidationFailed(errors)
     return CampaignRules(calendar, keep, procs["after_battle"], procs["pass_time"])

@@ -93,7 +93,9 @@ def _finish(campaign: Path, record: Mapping[str, Any]) -> None:
         elif not target.exists() or digest(target.read_text(encoding="utf-8")) != entry["sha"]:
             raise StratagemError(
                 f"cannot finish the last command: {target} is neither the old nor the new "
-                "file", hint=f"restore it by hand, then delete {record_path(campaign)}")
+                "file", hint=f"restore it by hand, then delete {record_path(campaign)}",
+                key="campaign.cannot_finish",
+                params={"file": str(target), "record": str(record_path(campaign))})
         fault_point(f"replace-{i}")
     for folder in folders:
         _fsync_dir(folder)
@@ -114,8 +116,9 @@ def recover(campaign: Path, known: list[Path]) -> str | None:
             assert isinstance(files, list)
         except (OSError, ValueError, KeyError, AssertionError):
             raise StratagemError(f"the record of an interrupted command is unreadable: {pending}",
-                                 hint="compare the files with the journal, then delete it"
-                                 ) from None
+                                 hint="compare the files with the journal, then delete it",
+                                 key="campaign.record_unreadable",
+                                 params={"record": str(pending)}) from None
         _finish(campaign, record)
         return "finished"
     undone = False
@@ -139,7 +142,8 @@ def locked(campaign: Path, wait: float = 0.0) -> Iterator[None]:
             if time.monotonic() >= deadline:
                 raise StratagemError(
                     f"another stratagem command is working on {campaign.name}",
-                    hint="wait for it to finish, or give --wait SECONDS")
+                    hint="wait for it to finish, or give --wait SECONDS",
+                    key="campaign.busy", params={"campaign": campaign.name})
             time.sleep(0.1)
         try:
             yield

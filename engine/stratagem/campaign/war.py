@@ -26,6 +26,7 @@ from stratagem.compile.documents import build_army, build_scenario, sides_collec
 from stratagem.errors import Location, StratagemError, ValidationFailed
 from stratagem.i18n.catalog import record_locale_names
 from stratagem.i18n.names import NameBook, extract_names
+from stratagem.interp.codegen import procedures_for
 from stratagem.interp.context import Decisions, Run
 from stratagem.interp.dicesource import SeededDice
 from stratagem.interp.steps import call
@@ -63,7 +64,9 @@ class Campaign:
             except OSError as err:
                 raise StratagemError(f"cannot read the army file {path}: {err.strerror}",
                                      hint="the paths under `armies:` are relative to the "
-                                     "campaign file") from None
+                                     "campaign file", key="campaign.army_unreadable",
+                                     params={"path": str(path), "reason": err.strerror}
+                                     ) from None
         return out
 
     def relative(self, path: Path) -> str:
@@ -87,7 +90,10 @@ def load_campaign(path: str | Path) -> Campaign:
     if errors:
         raise ValidationFailed(errors)
     rs = pipeline.DEFAULT.ruleset_for(doc, path, "campaign")
-    armies = {str(k): (path.parent / str(v)).resolve() for k, v in doc["armies"].items()}
+    access = pipeline.DEFAULT.access
+    armies = {str(k): access.reference(str(v), path.parent, path.parent,
+                                       where(doc["armies"], k), "the army file").resolve()
+              for k, v in doc["armies"].items()}
     campaign = Campaign(path, path.read_text(encoding="utf-8"), str(doc.get("name") or path.stem),
                         rs, campaign_rules(rs), armies, int(doc.get("day") or 0),
                         _plain(doc.get("scheduled") or []), _plain(doc.get("journal") or []))
@@ -96,7 +102,9 @@ def load_campaign(path: str | Path) -> Campaign:
             raise StratagemError(f"army file not found: {doc['armies'][name]}",
                                  location=where(doc["armies"], name),
                                  hint=f"paths are relative to the campaign's folder "
-                                 f"({path.parent})")
+                                 f"({path.parent})", key="campaign.army_not_found",
+                                 params={"path": doc["armies"][name],
+                                         "folder": str(path.parent)})
     return campaign
 
 
@@ -165,16 +173,22 @@ class _Armies:
         #: the names the army files give per language (i18n/names.py)
         self.names = NameBook()
 
-    def doc(self, path: Path, location: Location | None) -> Any:
-        """The document of an army file a scenario names (the campaign's own: its current
-        text), checked as `validate` checks one."""
+    def doc(self, path: Path, location: Location | None, folder: Path) -> Any:
+        """The document of an army file a scenario of ``folder`` names (the campaign's own:
+        its current text), checked as `validate` checks one."""
+        access = pipeline.DEFAULT.access
+        if not access.confined(path, self.campaign.path.parent):  # the campaign's own
+            ref = str(path.relative_to(folder)) if path.is_relative_to(folder) else str(path)
+            access.check(path, folder, ref, location, "the army file")
+        path = path.resolve()
         name = self.by_file.get(str(path))
         if name is None:
             doc = pipeline.DEFAULT.document(path, "army", location, self.names)
         else:
             doc = self.docs[name]
             if not hasattr(doc, "get") or doc.get("kind") != "army":
-                raise StratagemError(f"{path} is not an army file any more", location=location)
+                raise StratagemError(f"{path} is not an army file any more", location=location,
+                                     key="campaign.not_army", params={"path": str(path)})
             extract_names(doc, self.names)
             record_locale_names(path.parent / "locales", self.names)
         pipeline.DEFAULT.side_schema(doc, "army", self.campaign.ruleset)
@@ -239,12 +253,15 @@ def carry_over(armies: _Armies, root: Entity, rules: CampaignRules, rs: Ruleset
                 _add_new(editor, armies, army, entity, changes)
                 continue
             if path in seen:
+                file = armies.campaign.relative(armies.campaign.armies[army])
                 raise StratagemError(
                     f"after the battle, '{entity.label()}' and '{seen[path].label()}' both "
-                    f"stand for one entry of {armies.campaign.relative(armies.campaign.armies[army])} "
-                    f"({_path_text(path) or 'the army'})",
+                    f"stand for one entry of {file} ({_path_text(path) or 'the army'})",
                     hint="the ruleset's campaign.after_battle procedure must merge the parts "
-                    "of a force split for the battle back into it (`remove` the parts)")
+                    "of a force split for the battle back into it (`remove` the parts)",
+                    key="campaign.split_entry",
+                    params={"first": entity.label(), "second": seen[path].label(),
+                            "file": file, "entry": _path_text(path) or None})
             seen[path] = entity
             node = _node(doc, path)
             for name in rules.keep.get(entity.kind_name, ()):
@@ -339,14 +356,18 @@ def _resolve(value: Any, world: Entity, rs: Ruleset, armies: _Armies) -> Any:
         raise StratagemError(f"a scheduled event names the army '{ref.get('army')}', which "
                              "the campaign no longer has",
                              hint="add it back under `armies:`, or delete the event from "
-                             "`scheduled:`")
+                             "`scheduled:`", key="campaign.event_no_army",
+                             params={"army": str(ref.get("army"))})
     path = _parse_path(str(ref.get("at") or ""))
     try:
         return _follow(side, path, ref)
     except (IndexError, TypeError, AttributeError):
         raise StratagemError(f"a scheduled event names '{ref.get('at')}' of the army "
                              f"'{ref['army']}', which is not in its file",
-                             hint="delete the event from `scheduled:`") from None
+                             hint="delete the event from `scheduled:`",
+                             key="campaign.event_no_entry",
+                             params={"entry": str(ref.get("at")), "army": ref["army"]}
+                             ) from None
 
 
 def _follow(side: Entity, path: Sequence[Any], ref: Mapping[str, Any]) -> Any:
@@ -362,7 +383,9 @@ def _follow(side: Entity, path: Sequence[Any], ref: Mapping[str, Any]) -> Any:
                     raise StratagemError(
                         f"a scheduled event names '{want}' of the army '{ref['army']}', "
                         "which is not in its file any more",
-                        hint="put it back, or delete the event from `scheduled:`")
+                        hint="put it back, or delete the event from `scheduled:`",
+                        key="campaign.event_entry_gone",
+                        params={"entry": want, "army": ref["army"]})
                 entity = found[0]
                 continue
             entity = items[step]
@@ -397,19 +420,23 @@ def fight(campaign: Campaign, texts: Texts, scenario: str | Path, *, seed: int |
     if pipeline.DEFAULT.ruleset_for(doc, path, "scenario") is not rs:
         raise StratagemError(f"the scenario uses the ruleset '{doc.get('ruleset')}', the "
                              f"campaign '{rs.ref}'", location=where(doc, "ruleset"),
-                             hint="a campaign fights with one ruleset: name the same one")
+                             hint="a campaign fights with one ruleset: name the same one",
+                             key="campaign.other_ruleset",
+                             params={"scenario": str(doc.get("ruleset")), "campaign": rs.ref})
     pipeline.DEFAULT.side_schema(doc, "scenario", rs)
-    built = build_scenario(rs, doc, path.parent, armies.doc)
+    built = build_scenario(rs, doc, path.parent,
+                           lambda army, at: armies.doc(army, at, path.parent))
     built.names = armies.names
     used = [armies.army_of(s) for s in built.template.member(sides_collection(rs))]
     names = [u for u in used if u is not None]
     if len(set(names)) != len(names):
         raise StratagemError("the scenario names one army of the campaign twice",
-                             location=where(doc, "sides"))
+                             location=where(doc, "sides"), key="campaign.army_twice")
     if not names:
         raise StratagemError("none of the scenario's sides is an army of the campaign",
                              location=where(doc, "sides"),
-                             hint="name the campaign's army files under `sides: - army: ...`")
+                             hint="name the campaign's army files under `sides: - army: ...`",
+                             key="campaign.no_campaign_army")
     n = number if number is not None else len(campaign.journal) + 1
     scripted = dice is not None or built.dice is not None or ask_dice is not None
     if seed is None:
@@ -452,7 +479,9 @@ def advance(campaign: Campaign, texts: Texts, to_day: int, *, seed: int | None =
     scheduled events in the order they fall due."""
     if to_day < campaign.day:
         raise StratagemError(f"the campaign is at day {campaign.day}; it cannot go back to "
-                             f"day {to_day}", hint="time only moves forward")
+                             f"day {to_day}", hint="time only moves forward",
+                             key="campaign.backwards",
+                             params={"day": str(campaign.day), "to": str(to_day)})
     rs = campaign.ruleset
     rules = campaign.rules
     n = number if number is not None else len(campaign.journal) + 1
@@ -461,7 +490,8 @@ def advance(campaign: Campaign, texts: Texts, to_day: int, *, seed: int | None =
     world = rs.new_entity(rs.kinds["battle"], {}, None)
     for name in campaign.armies:
         world.adopt(sides_collection(rs), build_army(rs, armies.docs[name], world))
-    run = Run(rs, world, SeededDice(seed), Decisions({}), tracing=True)
+    run = Run(rs, world, SeededDice(seed), Decisions({}), tracing=True,
+              generated=procedures_for(rs, True))
     run.lang = lang
     note = _note_maker(rs, lang)
     pending = sorted(enumerate(copy.deepcopy(campaign.scheduled)),
@@ -482,7 +512,9 @@ def advance(campaign: Campaign, texts: Texts, to_day: int, *, seed: int | None =
         start = len(run.trace)
         if item["call"] not in rs.procedures:
             raise StratagemError(f"a scheduled event calls '{item['call']}', which the ruleset "
-                                 "does not have", hint="delete it from `scheduled:`")
+                                 "does not have", hint="delete it from `scheduled:`",
+                                 key="campaign.event_no_procedure",
+                                 params={"procedure": item["call"]})
         call(run, item["call"], args)
         made = _scheduled(run.trace, start, armies, rules, day, n, note)
         queue.extend(made)
@@ -524,7 +556,8 @@ def begin(campaign: Campaign, texts: Texts, accept_edits: bool) -> tuple[list[di
             raise StratagemError(
                 f"edited by hand since the last command: {shown}",
                 hint="if the edits are meant, run the command again with --accept-edits "
-                "(the journal keeps a copy, so the war still replays); else restore the file")
+                "(the journal keeps a copy, so the war still replays); else restore the file",
+                key="campaign.edited_by_hand", params={"files": shown})
         did = "edit"
     n = len(campaign.journal) + 1
     folder = campaign.history(n)

@@ -119,7 +119,9 @@ class Editor:
         """Give ``key`` of the map at ``path`` a new value (adding the key if it is absent)."""
         owner = self.node(path)
         if not _is_map(owner):
-            raise StratagemError(f"{self.name}: expected a map at {_show(path)}")
+            raise StratagemError(f"{self.name}: expected a map at {_show(path)}",
+                                 key="campaign.edit_not_map",
+                                 params={"file": self.name, "at": _show(path)})
         for knode, vnode in owner.value:
             if knode.value == key:
                 style = getattr(vnode, "style", None) if _is_scalar(vnode) else None
@@ -147,7 +149,9 @@ class Editor:
         """Add an item (a map, written in flow style) at the end of the list at ``path``."""
         seq = self.node(path)
         if not _is_seq(seq):
-            raise StratagemError(f"{self.name}: expected a list at {_show(path)}")
+            raise StratagemError(f"{self.name}: expected a list at {_show(path)}",
+                                 key="campaign.edit_not_list",
+                                 params={"file": self.name, "at": _show(path)})
         text = scalar(item)
         if seq.flow_style or not seq.value:
             if not seq.value:

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 from stratagem import __version__, _native
 from stratagem.errors import Keyed, StratagemError, Texts
 
 #: Subcommand modules, in the order ``--help`` lists them.
-COMMANDS = ["battle", "odds", "rate", "roll", "validate", "schema", "rulesets", "i18n",
+COMMANDS = ["battle", "odds", "sweep", "rate", "roll", "validate", "schema", "rulesets", "i18n",
             "campaign"]
 
 EXIT_OK, EXIT_USER_ERROR, EXIT_USAGE = 0, 1, 2
@@ -42,6 +43,7 @@ ARGPARSE_TEXTS = {
 def _argparse_speaks(argv: list[str]) -> None:
     """argparse asks gettext for its own texts (usage:, options, error:): answer from the
     catalog of the language --lang (or the environment) names, English where it has none."""
+    from stratagem.cli import common
     from stratagem.cli.common import chosen_lang
     from stratagem.i18n.catalog import engine_catalog
 
@@ -55,6 +57,7 @@ def _argparse_speaks(argv: list[str]) -> None:
         texts = engine_catalog(chosen_lang(requested, warn=False))
     except StratagemError:  # a bad --lang is reported once parsing is done
         return
+    common.SPOKEN = texts
 
     def gettext(text: str) -> str:
         key = ARGPARSE_TEXTS.get(text)
@@ -107,6 +110,8 @@ def error_texts(args: argparse.Namespace) -> Texts | None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command; every failure ends in a message and an exit code, never a traceback
+    (what a file cannot cause is a bug to report: docs/security.md)."""
     from stratagem.i18n.catalog import set_locale_places
 
     _argparse_speaks(sys.argv[1:] if argv is None else argv)
@@ -119,17 +124,67 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return EXIT_USAGE
     try:
+        from stratagem.compile import pipeline
+        from stratagem.loader.access import Access
+
         set_locale_places(getattr(args, "locales", None) or [])
-        return int(args.run(args) or 0)
+        allowed = [p for p in os.environ.get("STRATAGEM_ALLOW_PATH", "").split(os.pathsep) if p]
+        pipeline.DEFAULT.access = Access.allowing(allowed + (getattr(args, "allow_path", None)
+                                                             or []))
+        code = int(args.run(args) or 0)
+        sys.stdout.flush()  # a full disk or a closed pipe is met here, not at exit
+        return code
     except StratagemError as err:
-        print(f"stratagem: {err.render(error_texts(args))}", file=sys.stderr)
-        return EXIT_USER_ERROR
+        _say(err.render(error_texts(args)))
     except KeyboardInterrupt:
         note = Keyed("interrupted", "cli.interrupted")
-        print(f"stratagem: {note.localized(error_texts(args))}", file=sys.stderr)
+        _say(note.localized(error_texts(args)))
         return 130
     except BrokenPipeError:
-        return EXIT_OK
+        _quiet_stdout()
+        _say("the output was closed before everything was written (e.g. piped into 'head')")
+    except RecursionError:
+        _say("this is nested too deeply to follow" + BUG)
+    except MemoryError:
+        _say("out of memory" + BUG)
+    except OverflowError as err:
+        _say(f"a number is too large ({_plain(err)})" + BUG)
+    except OSError as err:
+        _quiet_stdout()
+        what = f" {err.filename}" if err.filename else ""
+        _say(f"cannot read or write{what}: {err.strerror or _plain(err)}")
+    return EXIT_USER_ERROR
+
+
+#: What a failure that a file should not be able to cause adds to its message.
+BUG = ("; the file's limits should have stopped it first, so this is a bug to report "
+       "with the files that caused it (docs/security.md)")
+
+
+def _plain(err: BaseException) -> str:
+    return str(err).splitlines()[0][:200] if str(err) else type(err).__name__
+
+
+def _say(text: str) -> None:
+    """A message on stderr (which may itself be closed: then nothing is said)."""
+    from stratagem.cli.common import printable
+
+    try:
+        print(f"stratagem: {printable(text)}", file=sys.stderr)
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+
+
+def _quiet_stdout() -> None:
+    """Standard output that cannot be written any more points at /dev/null, so that the
+    interpreter's flush at exit does not fail a second time."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover

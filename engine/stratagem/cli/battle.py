@@ -8,6 +8,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from stratagem.cli.common import (
+    add_allow_path,
     add_format,
     add_lang,
     add_max_seconds,
@@ -17,6 +18,7 @@ from stratagem.cli.common import (
     limit_seconds,
     parse_decisions,
     parse_dice_list,
+    seed_arg,
     write_result,
 )
 from stratagem.errors import Keyed
@@ -44,12 +46,13 @@ def register(sub: Any) -> None:
         description="Fight one battle: the same scenario and seed always give the same battle.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("scenario", help="scenario file (kind: scenario)")
-    p.add_argument("--seed", type=int, default=None,
+    p.add_argument("--seed", type=seed_arg, default=None,
                    help="seed of the dice (default: the scenario's `seed:`, else 0)")
     add_lang(p)
     p.add_argument("--explain", action="store_true", help="show how every number arose")
     add_format(p)
     add_table_options(p)
+    add_allow_path(p)
     p.add_argument("--dice-fallback", action="store_true",
                    help="after the scripted dice run out, roll seeded dice")
     p.add_argument("--replay", metavar="TRACE.json",
@@ -105,8 +108,11 @@ def run(args: argparse.Namespace) -> int:
     dice = parse_dice_list(args.dice) if args.dice else None
     decisions = parse_decisions(args.decide)
     if args.replay and (args.seed is not None or args.dice):
-        args.parser.error("--replay fights the recorded battle again with its own dice: "
-                          "leave out --seed and --dice")
+        from stratagem.cli import error_texts
+
+        args.parser.error(Keyed("--replay fights the recorded battle again with its own dice: "
+                                "leave out --seed and --dice", "cli.replay_alone"
+                                ).localized(error_texts(args)))
     if args.replay:
         dice, recorded = replay_inputs(args.replay)
         decisions = {**recorded, **decisions}

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from stratagem.cli.common import (
+    add_allow_path,
     add_lang,
     add_max_seconds,
     add_table_options,
@@ -15,6 +16,9 @@ from stratagem.cli.common import (
     limit_seconds,
     parse_decisions,
     parse_dice_list,
+    seconds,
+    seed_arg,
+    whole_number,
 )
 
 EPILOG = """examples:
@@ -48,12 +52,13 @@ def register(sub: Any) -> None:
             q.add_argument("--accept-edits", action="store_true",
                            help="take army files edited by hand since the last command as "
                            "they are (the journal keeps a copy)")
-            q.add_argument("--seed", type=int, default=None,
+            q.add_argument("--seed", type=seed_arg, default=None,
                            help="seed of the dice (default: the scenario's, else the number "
                            "of the journal entry)")
         if writes:
             add_max_seconds(q)
-        q.add_argument("--wait", type=float, default=0.0, metavar="SECONDS",
+        add_allow_path(q)
+        q.add_argument("--wait", type=seconds(24 * 3600), default=0.0, metavar="SECONDS",
                        help="wait this long for another command on the campaign to finish")
         q.set_defaults(run=run)
 
@@ -67,8 +72,8 @@ def register(sub: Any) -> None:
                            epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     common(a, True)
     when = a.add_mutually_exclusive_group(required=True)
-    when.add_argument("--days", type=int, metavar="N", help="this many days pass")
-    when.add_argument("--to", type=int, metavar="DAY", help="up to this day of the calendar")
+    when.add_argument("--days", type=whole_number(0, 10**9), metavar="N", help="this many days pass")
+    when.add_argument("--to", type=whole_number(0, 10**12), metavar="DAY", help="up to this day of the calendar")
     when.add_argument("--by", metavar="'N UNIT'", help="in the ruleset's units: '2 months'")
     s = actions.add_parser("status", help="the armies now, what is scheduled, the journal")
     common(s, False)
@@ -92,7 +97,9 @@ def run(args: argparse.Namespace) -> int:
     if not path.is_file():
         from stratagem.errors import StratagemError
 
-        raise StratagemError(f"no such campaign file: {path}", hint="check the path")
+        raise StratagemError(f"no such campaign file: {path}", hint="check the path",
+                             key="campaign.no_file", hint_key="api.check_path.hint",
+                             params={"path": str(path)})
     load_campaign(path)  # a campaign file (else no lock file is made beside it)
     with store.locked(path.resolve(), args.wait):
         campaign = load_campaign(path)
@@ -208,9 +215,11 @@ def _advance(args: argparse.Namespace, campaign: Any, t: Any, lang: str, out: li
         try:
             number = float(amount)
         except ValueError:
+            units = ", ".join(campaign.rules.calendar)
             raise StratagemError(f"--by {args.by}: expected a number and a unit",
-                                 hint="e.g. --by '2 months'; units: "
-                                 + ", ".join(campaign.rules.calendar)) from None
+                                 hint="e.g. --by '2 months'; units: " + units,
+                                 key="campaign.by", params={"by": args.by, "units": units}
+                                 ) from None
         unit = unit.strip()
         if unit not in campaign.rules.calendar and unit.rstrip("s") in campaign.rules.calendar:
             unit = unit.rstrip("s")

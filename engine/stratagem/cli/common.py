@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import math
 import os
+import re
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -12,8 +14,55 @@ from stratagem.errors import Keyed, StratagemError, Texts
 
 LANGS_HELP = ("language of the report and of the messages (ru, en, de, or any language with "
               "locale files; default: $LANGUAGE, $LC_ALL, $LC_MESSAGES, $LANG)")
+#: The texts of the language this command line speaks (set as it is parsed), for the
+#: messages of argparse's type checks.
+SPOKEN: Texts | None = None
+
 LOCALES_HELP = ("also read the locale files in this folder (after the others; repeatable; "
                 "also $STRATAGEM_LOCALES)")
+
+
+#: What a terminal obeys rather than shows: C0 and C1 controls (but line feed and tab), DEL,
+#: and the bidirectional controls that reorder what follows them.
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e"
+                       "\u2066-\u2069]")
+
+
+def printable(text: str) -> str:
+    """``text`` with control characters escaped (``\x1b``), to print on a terminal."""
+    return _CONTROLS.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
+def whole_number(low: int, high: int) -> Callable[[str], int]:
+    """An argument type: a whole number from ``low`` to ``high``, its digits counted first."""
+    def parse(text: str) -> int:
+        digits = text.strip().lstrip("+-")
+        if not digits.isdigit() or len(digits) > len(str(max(abs(low), abs(high)))):
+            raise argparse.ArgumentTypeError(
+                f"{printable(text[:40])!r} is not a whole number from {low} to {high}")
+        value = int(text)
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{value} is not from {low} to {high}")
+        return value
+    return parse
+
+
+def seconds(high: float) -> Callable[[str], float]:
+    """An argument type: a number of seconds from 0 to ``high`` (no NaN, no infinity)."""
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not 0 <= value <= high:  # false for NaN too
+            raise argparse.ArgumentTypeError(
+                f"{printable(text[:40])!r} is not a number of seconds from 0 to {high:g}")
+        return value
+    return parse
+
+
+#: ``--seed``: the seeds a scenario's `seed:` may hold too.
+seed_arg = whole_number(0, 2**64 - 1)
 
 
 def default_lang() -> str:
@@ -25,11 +74,8 @@ def chosen_lang(requested: str | None, *, warn: bool = True) -> str:
     """The language to speak: --lang, else the environment's, matched to the languages with
     locale files (de-AT → de → English, any case). Says so on stderr when --lang names a
     language without texts (they then fall back to English)."""
-    from stratagem.i18n.catalog import available_languages
-    from stratagem.i18n.negotiate import choose, negotiate
-
-    from stratagem.i18n.catalog import check_language_code
-    from stratagem.i18n.negotiate import normalize_tag
+    from stratagem.i18n.catalog import available_languages, check_language_code
+    from stratagem.i18n.negotiate import choose, negotiate, normalize_tag
 
     if requested:
         check_language_code(normalize_tag(requested) or requested)
@@ -52,6 +98,14 @@ def _warning(requested: str, available: list[str]) -> str:
         text = None
     return "stratagem: " + text if text else english.format(lang=requested,
                                                            known=", ".join(available))
+
+
+def add_allow_path(parser: argparse.ArgumentParser) -> None:
+    """``--allow-path DIR``: a folder the files read may name files in (docs/security.md)."""
+    parser.add_argument("--allow-path", action="append", default=[], metavar="DIR",
+                        help="let the files read name files in DIR too (repeatable); "
+                             "otherwise a file reads only files in its own folder and "
+                             "shipped rulesets (docs/security.md)")
 
 
 def add_lang(parser: argparse.ArgumentParser) -> None:
@@ -137,6 +191,8 @@ def parse_dice_list(text: str) -> list[Any]:
 
 def _int(text: str) -> int:
     try:
+        if len(text.strip().lstrip("+-")) > 18:
+            raise ValueError(text)
         return int(text)
     except ValueError:
         raise StratagemError(f"--dice: '{text}' is not a whole number",
@@ -214,7 +270,8 @@ def chosen_format(args: argparse.Namespace) -> str:
     to ``-o`` ends with (.md, .html, .json), else text."""
     if args.format and args.json and args.format != "json":
         raise StratagemError(f"--json and --format {args.format} disagree",
-                             hint="give one of them")
+                             hint="give one of them", key="cli.json_and_format",
+                             params={"format": args.format})
     if args.format:
         return str(args.format)
     if args.json:
@@ -231,10 +288,10 @@ def write_result(args: argparse.Namespace, result: Any, template: str,
     fmt = chosen_format(args)
     if fmt == "json":
         write_out(result.to_json(), args.output)
-    elif fmt == "text":
-        write_out(result.report(lang=lang, explain=args.explain), args.output)
+    elif fmt == "text":  # names from files may hold escape sequences: shown escaped
+        write_out(printable(result.report(lang=lang, explain=args.explain)), args.output)
     else:
         from stratagem.render import render
 
-        write_out(render(template, fmt, view(result, lang, args.explain), result.ruleset),
-                  args.output)
+        page = render(template, fmt, view(result, lang, args.explain), result.ruleset)
+        write_out(printable(page) if fmt == "md" else page, args.output)

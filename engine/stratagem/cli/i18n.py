@@ -23,6 +23,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from stratagem.cli.common import add_allow_path
 from stratagem.errors import Location, StratagemError
 
 CHECK_EPILOG = """examples:
@@ -61,6 +62,7 @@ def register(sub: Any) -> None:
                        help="check only this ruleset (a shipped id or a folder); repeatable")
     check.add_argument("--format", choices=("text", "json"), default="text",
                        help="output format (default: text)")
+    add_allow_path(check)
     check.set_defaults(run=run_check)
     show = inner.add_parser(
         "show",
@@ -77,6 +79,7 @@ def register(sub: Any) -> None:
                       help="also read this locale file or folder (after the others); repeatable")
     show.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                       help="a parameter; numbers are read as numbers; repeatable")
+    add_allow_path(show)
     show.set_defaults(run=run_show)
     export = inner.add_parser(
         "export", help="write one language's texts as a PO or XLIFF file",
@@ -201,6 +204,7 @@ def _check_target(name: str, folder: Path, shipped: bool) -> Any:
 
 
 def run_check(args: argparse.Namespace) -> int:
+    from stratagem.compile.messages import engine_literal_errors
     from stratagem.i18n.check import check_engine
 
     if args.ruleset:
@@ -211,6 +215,7 @@ def run_check(args: argparse.Namespace) -> int:
     languages: dict[str, list[Path]] = {lang: [] for report in groups
                                         for lang in report.languages}
     reports = [check_engine(languages), *groups]
+    reports[0].errors.extend(engine_literal_errors())
     ok = all(report.ok for report in reports)
     if args.format == "json":
         print(json.dumps({"ok": ok, "groups": [r.to_json() for r in reports]},
@@ -232,13 +237,32 @@ def run_check(args: argparse.Namespace) -> int:
 def _parse_param(text: str) -> tuple[str, object]:
     name, sep, raw = text.partition("=")
     if not sep or not name:
-        raise StratagemError(f"--param {text!r} is not NAME=VALUE", hint="e.g. --param n=21")
+        raise StratagemError(f"--param {text!r} is not NAME=VALUE", hint="e.g. --param n=21",
+                             key="i18n.param", params={"param": repr(text)})
     for convert in (int, float):
         try:
             return name, convert(raw)
         except ValueError:
             pass
     return name, raw
+
+
+def _check_locale_file(path: Path) -> None:
+    """A file given to --locales must be a valid locale file (it is named, never quoted)."""
+    from stratagem.compile.pipeline import kind_of, locale_errors
+    from stratagem.errors import ValidationFailed
+    from stratagem.loader.yamlio import load_yaml
+
+    raw = load_yaml(path, document=True)
+    kind, errors = kind_of(raw, str(path))
+    if kind is not None and kind != "locale":
+        errors = [StratagemError(f"{path} is not a locale file (it says kind: {kind})",
+                                 hint="--locales names a locale file (pl.yaml) or a folder "
+                                      "of them")]
+    elif kind == "locale":
+        errors = locale_errors(raw, str(path))
+    if errors:
+        raise ValidationFailed(errors)
 
 
 def run_show(args: argparse.Namespace) -> int:
@@ -252,7 +276,10 @@ def run_show(args: argparse.Namespace) -> int:
         path = Path(place)
         if not path.exists():
             raise StratagemError(f"{place}: no such file or folder",
-                                 hint="--locales names a locale file (pl.yaml) or a folder of them")
+                                 hint="--locales names a locale file (pl.yaml) or a folder of them",
+                                 key="i18n.no_place", params={"place": place})
+        if not path.is_dir():
+            _check_locale_file(path)
         places.append(path)
     catalog = engine_catalog(chosen_lang(args.lang), *places)
     params: dict[str, Any] = {}
@@ -262,7 +289,9 @@ def run_show(args: argparse.Namespace) -> int:
         for part in parents:  # --param check.roll=9 gives {"check": {"roll": 9}}
             target = target.setdefault(part, {})
             if not isinstance(target, dict):
-                raise StratagemError(f"--param {name}: {part!r} is already a value")
+                raise StratagemError(f"--param {name}: {part!r} is already a value",
+                                     key="i18n.param_value",
+                                     params={"param": name, "part": repr(part)})
         target[last] = value
     print(catalog.text(args.key, **params))
     return 0 if catalog.message(args.key) is not None else 1

@@ -8,6 +8,7 @@ import time
 from typing import Any
 
 from stratagem.cli.common import (
+    add_allow_path,
     add_format,
     add_lang,
     add_max_seconds,
@@ -15,6 +16,7 @@ from stratagem.cli.common import (
     chosen_lang,
     limit_seconds,
     parse_decisions,
+    seed_arg,
     write_out,
 )
 
@@ -36,16 +38,23 @@ as partial, and the command exits with 1.
 """
 
 
-def _between(lo: int, hi: int) -> Any:
+def between(lo: int, hi: int) -> Any:
     """An argparse type: a whole number from ``lo`` to ``hi`` (else a usage mistake, exit 2)."""
+
+    from stratagem.cli import common
+    from stratagem.errors import Keyed
 
     def check(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+            raise argparse.ArgumentTypeError(Keyed(
+                f"{text!r} is not a whole number", "cli.not_whole",
+                value=repr(text)).localized(common.SPOKEN)) from None
         if not lo <= value <= hi:
-            raise argparse.ArgumentTypeError(f"must be between {lo:,} and {hi:,}, got {value}")
+            raise argparse.ArgumentTypeError(Keyed(
+                f"must be between {lo:,} and {hi:,}, got {value}", "cli.between",
+                lo=lo, hi=hi, value=str(value)).localized(common.SPOKEN))
         return value
 
     return check
@@ -58,10 +67,10 @@ def register(sub: Any) -> None:
                     "(the ruleset's `outcome:`), with the distribution of the numbers the "
                     "ruleset summarises (`report.odds`).", epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("scenario", help="scenario file (kind: scenario)")
-    p.add_argument("-n", type=_between(1, 1_000_000), default=1000,
+    p.add_argument("-n", type=between(1, 1_000_000), default=1000,
                    help="number of battles, 1 to 1,000,000 (default 1000)")
-    p.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
-    p.add_argument("-j", "--jobs", type=_between(1, 256), metavar="N",
+    p.add_argument("--seed", type=seed_arg, default=0, help="first seed (default 0)")
+    p.add_argument("-j", "--jobs", type=between(1, 256), metavar="N",
                    help="fight the battles in N processes at once (default: one per CPU core "
                         "for 200 battles or more)")
     p.add_argument("--decide", action="append", metavar="ID[:WHO]=VALUE",
@@ -74,6 +83,7 @@ def register(sub: Any) -> None:
     p.add_argument("--quiet", action="store_true",
                    help="no progress bar (there is none when stderr is not a terminal)")
     add_max_seconds(p)
+    add_allow_path(p)
     p.set_defaults(run=run)
 
 
@@ -94,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     jobs = args.jobs or default_jobs(args.n)
     stopped: OddsStopped | None = None
-    with _progress(scenario.ruleset, lang, args.n, quiet=args.quiet) as bar:
+    with progress_bar(scenario.ruleset, lang, args.n, quiet=args.quiet) as bar:
         try:
             figures = simulate(scenario, args.n, args.seed, parse_decisions(args.decide),
                                lambda done: bar.update(done - bar.n), jobs)
@@ -120,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
 REDRAW = 0.2
 
 
-def _progress(ruleset: Any, lang: str, n: int, quiet: bool) -> Any:
+def progress_bar(ruleset: Any, lang: str, n: int, quiet: bool) -> Any:
     """A progress bar on stderr (percentage, battles a second, time left), only when
     stderr is a terminal."""
     from tqdm import tqdm

@@ -12,7 +12,7 @@ import random
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from stratagem.cli.common import add_format, add_lang
+from stratagem.cli.common import add_format, add_lang, seed_arg
 
 if TYPE_CHECKING:
     from stratagem.dice import Distribution
@@ -43,7 +43,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("expression", metavar="EXPR", help="the dice expression")
-    parser.add_argument("--seed", type=int, help="seed the dice, so the same roll comes again")
+    parser.add_argument("--seed", type=seed_arg, help="seed the dice, so the same roll comes again")
     parser.add_argument(
         "--dist", action="store_true", help="print the exact distribution instead of rolling"
     )
@@ -80,9 +80,9 @@ def parse_names(pairs: list[str]) -> dict[str, int]:
         except ValueError:
             number = None
         if number is None:
-            raise DiceValueError(
-                f"--set expects NAME=WHOLE_NUMBER, not {pair!r}", hint="e.g. --set TL=6"
-            )
+            message = f"--set expects NAME=WHOLE_NUMBER, not {pair!r}"
+            raise DiceValueError(message, hint="e.g. --set TL=6").keyed(
+                "cli.roll_set", message, pair=repr(pair))
         names[name] = number
     return names
 
@@ -95,7 +95,8 @@ def run(args: argparse.Namespace) -> int:
     if args.sides < 1:
         from stratagem.dice import DiceValueError
 
-        raise DiceValueError(f"--sides must be at least 1, not {args.sides}")
+        message = f"--sides must be at least 1, not {args.sides}"
+        raise DiceValueError(message).keyed("cli.roll_sides", message, sides=args.sides)
     names = parse_names(args.names)
     expr = parse_dice(args.expression, DiceDialect(default_sides=args.sides))
     fmt = chosen_format(args)
@@ -117,8 +118,10 @@ def run(args: argparse.Namespace) -> int:
     if fmt in ("md", "html"):
         from stratagem.dice import DiceValueError
 
-        raise DiceValueError(f"--format {fmt} shows a distribution: add --dist",
-                             hint=f"stratagem roll '{args.expression}' --dist --format {fmt}")
+        message = f"--format {fmt} shows a distribution: add --dist"
+        raise DiceValueError(message, hint=f"stratagem roll '{args.expression}' --dist "
+                             f"--format {fmt}").keyed("cli.roll_dist", message, format=fmt,
+                                                      expr=args.expression)
     result = expr.roll(random.Random(args.seed), names)
     write_out(json.dumps(result.to_dict(), indent=2) if fmt == "json" else result.describe(),
               args.output)

@@ -10,6 +10,8 @@ from __future__ import annotations
 import argparse
 import json
 
+from stratagem.cli.common import add_allow_path
+
 KINDS = ("ruleset", "setting", "army", "scenario", "locale")
 
 EPILOG = """\
@@ -41,18 +43,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         help="a ruleset id (my-rules), a setting (my-rules/my-world) or a ruleset file; "
         "for army and scenario",
     )
+    add_allow_path(parser)
     parser.set_defaults(run=run, parser=parser)
 
 
 def run(args: argparse.Namespace) -> int:
     from stratagem.compile.pipeline import load_ruleset
-    from stratagem.loader.schema import army_schema, scenario_schema, static_schema
+    from stratagem.compile.schemas import army_schema, scenario_schema
+    from stratagem.loader.schema import static_schema
 
     if args.ruleset and args.kind not in ("army", "scenario"):
-        args.parser.error(f"--ruleset applies to army and scenario schemas, not {args.kind}")
+        from stratagem.cli import error_texts
+        from stratagem.errors import Keyed
+
+        args.parser.error(Keyed(f"--ruleset applies to army and scenario schemas, not "
+                                f"{args.kind}", "cli.schema_ruleset", kind=args.kind
+                                ).localized(error_texts(args)))
     if args.ruleset:
         make = army_schema if args.kind == "army" else scenario_schema
-        schema = make(load_ruleset(args.ruleset).doc)
+        schema = make(load_ruleset(args.ruleset))
     else:
         schema = static_schema(args.kind)
     print(json.dumps(schema, indent=2, ensure_ascii=False))

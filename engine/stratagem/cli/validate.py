@@ -12,7 +12,7 @@ import argparse
 import json
 from typing import Any
 
-from stratagem.cli.common import add_lang, chosen_lang
+from stratagem.cli.common import add_allow_path, add_lang, chosen_lang
 from stratagem.errors import Keyed, Location, Texts, describe
 
 EPILOG = """\
@@ -44,6 +44,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         help="text (default) or json (a list of {file, valid, errors})",
     )
     add_lang(parser)
+    add_allow_path(parser)
     parser.set_defaults(run=run)
 
 

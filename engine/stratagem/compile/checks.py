@@ -19,8 +19,9 @@ import ast
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from stratagem.errors import Location, StratagemError, did_you_mean
+from stratagem.errors import Location, StratagemError, Term, Word, a_or_an, did_you_mean
 from stratagem.expr import Expr
+from stratagem.expr.calls import ANY, Signature
 from stratagem.model.entities import EntityKind
 from stratagem.model.ruleset import Ruleset
 from stratagem.model.steps import (
@@ -55,7 +56,7 @@ class Type:
 
     def describe(self) -> str:
         if self.what == "entity":
-            return f"a {self.name}"
+            return a_or_an(self.name)
         if self.what == "row":
             return f"a row of table '{self.name}'"
         return f"a {self.what} result"
@@ -79,17 +80,26 @@ SIGNATURES: dict[str, tuple[int, int | None, tuple[str, ...]]] = {
     "round_down": (1, 1, ()), "round_half_up": (1, 1, ()), "clamp": (3, 3, ()),
     "avg": (1, 1, ()), "count": (1, 1, ()), "ratio": (2, 2, ()), "pairs": (1, 1, ()),
     "first": (1, 2, ()), "number": (1, 1, ()),
-    # the ruleset's own, bound to its tables
-    "lookup": (2, None, ("shift",)), "row": (2, 2, ()), "has": (2, None, ()),
-    "keys": (1, 1, ()), "rows": (1, 1, ()), "label": (1, 2, ()),
 }
+#: The functions the ruleset itself gives its expressions, bound to its tables and enums.
+RULESET_SIGNATURES: dict[str, Signature] = {
+    "lookup": Signature(("table", "key"), (ANY, ANY), 2, None, ("shift",),
+                        "lookup(table, key, ...[, shift=N])"),
+    "row": Signature(("table", "id"), (ANY, ANY), 2, 2, example="row(table, id)"),
+    "has": Signature(("table", "key"), (ANY, ANY), 2, None, example="has(table, key, ...)"),
+    "keys": Signature(("table",), (ANY,), 1, 1, example="keys(table)"),
+    "rows": Signature(("table",), (ANY,), 1, 1, example="rows(table)"),
+    "label": Signature(("enum", "value"), (ANY, ANY), 1, 2,
+                       example="label(enum, value) or label(key)"),
+}
+SIGNATURES.update({name: (sig.least, sig.most, sig.options)
+                   for name, sig in RULESET_SIGNATURES.items()})
 #: what each built-in's arguments are, for the hint
 USAGE: dict[str, str] = {
-    "clamp": "clamp(value, lowest, highest)", "label": "label(enum, value) or label(key)",
-    "ratio": "ratio(a, b)", "range": "range(stop) or range(start, stop[, step])",
-    "lookup": "lookup(table, key, ...[, shift=N])", "row": "row(table, id)",
+    "clamp": "clamp(value, lowest, highest)", "ratio": "ratio(a, b)",
+    "range": "range(stop) or range(start, stop[, step])",
     "first": "first(list[, default])", "sum": "sum(list[, start])",
-    "has": "has(table, key, ...)", "keys": "keys(table)", "rows": "rows(table)",
+    **{name: sig.example for name, sig in RULESET_SIGNATURES.items()},
 }
 
 
@@ -289,11 +299,14 @@ class _Checker:
         if kind is not None:
             for name in (*step.assign, *step.add):
                 if name not in kind.fields and name not in kind.children:
+                    fields = ", ".join(kind.fields)
                     self.error(("update", id(step), name),
-                               f"a {kind.name} has no field '{name}' to update",
+                               f"{a_or_an(kind.name)} has no field '{name}' to update",
                                step.places.get(name) or step.location,
                                did_you_mean(name, kind.fields)
-                               or f"the fields of a {kind.name}: {', '.join(kind.fields)}")
+                               or f"the fields of {a_or_an(kind.name)}: {fields}",
+                               key="compile.update_no_field", kind=Word(kind.name), name=name,
+                               fields=fields)
             for name in kind.member_names():
                 if name not in inner:
                     inner[name] = self.member(kind, name)
@@ -311,18 +324,22 @@ class _Checker:
         child: EntityKind | None = None
         if kind is not None:
             if step.collection not in kind.children:
+                collections = ", ".join(kind.children) or None
                 self.error(("create", id(step)),
-                           f"`create`: a {kind.name} has no collection '{step.collection}'",
+                           f"`create`: {a_or_an(kind.name)} has no collection '{step.collection}'",
                            step.location, did_you_mean(step.collection, kind.children)
-                           or f"its collections: {', '.join(kind.children) or 'none'}")
+                           or f"its collections: {collections or 'none'}",
+                           key="compile.create_no_collection", kind=Word(kind.name),
+                           collection=step.collection, collections=collections)
             else:
                 child = self.rs.kinds.get(kind.children[step.collection])
         for name, expr in step.assign.items():
             self.expr(expr, env)
             if child is not None and name not in child.fields:
                 self.error(("create-field", id(step), name),
-                           f"a {child.name} has no field '{name}'", step.location,
-                           did_you_mean(name, child.fields))
+                           f"{a_or_an(child.name)} has no field '{name}'", step.location,
+                           did_you_mean(name, child.fields), key="compile.create_no_field",
+                           kind=Word(child.name), name=name)
         if step.target:
             env[step.target] = Type("entity", child.name) if child else None
 
@@ -353,9 +370,14 @@ class _Checker:
             return found
         return None
 
-    def error(self, key: tuple[object, ...], message: str, location: Location | None,
-              hint: str | None = None) -> None:
-        self.errors.setdefault(key, StratagemError(message, location=location, hint=hint))
+    def error(self, at: tuple[object, ...], message: str, location: Location | None,
+              hint: str | None = None, *, key: str, hint_key: str | None = None,
+              params: Mapping[str, object] | None = None, **more: object) -> None:
+        """One error per place ``at``: ``message`` (the text of ``key``, given ``params``
+        and ``more``)."""
+        self.errors.setdefault(at, StratagemError(
+            message, location=location, hint=hint, key=key, hint_key=hint_key,
+            params={**(params or {}), **more}))
 
 
 class _ExprChecker:
@@ -366,11 +388,16 @@ class _ExprChecker:
         self.expr = expr
         self.quiet = quiet
 
-    def error(self, node: ast.AST, message: str, hint: str | None = None) -> None:
+    def error(self, node: ast.AST, message: str, hint: str | None = None, *, key: str,
+              hint_key: str | None = None, params: Mapping[str, object] | None = None,
+              **more: object) -> None:
+        """An error in this expression (``message`` follows the expression; ``key``'s text
+        starts with ``{expr}``)."""
         if self.quiet:
             return
-        key = (self.expr.location, self.expr.text, getattr(node, "col_offset", 0), message)
-        self.owner.error(key, f"`{self.expr.text}`: {message}", self.expr.location, hint)
+        at = (self.expr.location, self.expr.text, getattr(node, "col_offset", 0), message)
+        self.owner.error(at, f"`{self.expr.text}`: {message}", self.expr.location, hint,
+                         key=key, hint_key=hint_key, params={**(params or {}), **more})
 
     def type(self, node: ast.AST, env: Env) -> Type | None:
         if isinstance(node, ast.Expression):
@@ -436,9 +463,12 @@ class _ExprChecker:
             if name in kind.member_names():
                 return self.owner.member(kind, name)
             if name not in ENTITY_NAMES:
-                self.error(node, f"a {kind.name} has no field or value '{name}'",
-                           did_you_mean(name, kind.member_names())
-                           or f"declared: {', '.join(sorted(kind.member_names()))}")
+                declared = ", ".join(sorted(kind.member_names()))
+                self.error(node, f"{a_or_an(kind.name)} has no field or value '{name}'",
+                           did_you_mean(name, kind.member_names()) or f"declared: {declared}",
+                           key="compile.expr_no_member",
+                           expr=self.expr.text, kind=Word(kind.name), name=name,
+                           declared=declared)
             return None
         known = {"row": (), "check": CHECK_NAMES, "contest": CONTEST_NAMES}.get(value.what)
         if value.what == "row":
@@ -447,13 +477,19 @@ class _ExprChecker:
                 return None
             columns = set(table.columns) | {c for row in table.rows for c in row.cells()}
             if name not in columns and name not in ROW_NAMES:
+                listed = ", ".join(sorted(columns)) or None
                 self.error(node, f"table '{table.name}' has no column '{name}'",
-                           did_you_mean(name, columns)
-                           or f"its columns: {', '.join(sorted(columns)) or 'none'}")
+                           did_you_mean(name, columns) or f"its columns: {listed or 'none'}",
+                           key="compile.expr_no_column",
+                           expr=self.expr.text, table=table.name, name=name,
+                           columns=listed)
             return None
         if known and name not in known:
             self.error(node, f"{value.describe()} has no '{name}'",
-                       did_you_mean(name, known) or f"it has: {', '.join(known)}")
+                       did_you_mean(name, known) or f"it has: {', '.join(known)}",
+                       key="compile.result_no_member",
+                       expr=self.expr.text, what=value.what, name=name,
+                       known=", ".join(known))
         if value.what == "contest" and name in ("a", "b"):
             return Type("check")
         return None
@@ -493,16 +529,21 @@ class _ExprChecker:
             named = set(params[:given])
             extra = [k for k in keywords if k not in params or k in named]
             missing = [p for p in params[given:] if p not in keywords]
+            usage = f"{name}({', '.join(params)})"
+            text = self.expr.text
             if given > len(params):
                 self.error(node, f"formula '{name}' takes {len(params)} value"
-                           f"{'s' if len(params) != 1 else ''}, got {given}",
-                           f"{name}({', '.join(params)})")
+                           f"{'s' if len(params) != 1 else ''}, got {given}", usage,
+                           key="compile.formula_arity", hint_key="compile.usage.hint",
+                           expr=text, name=name, n=len(params), given=given, usage=usage)
             elif missing:
-                self.error(node, f"formula '{name}' needs {', '.join(missing)}",
-                           f"{name}({', '.join(params)})")
+                self.error(node, f"formula '{name}' needs {', '.join(missing)}", usage,
+                           key="compile.formula_missing", hint_key="compile.usage.hint",
+                           expr=text, name=name, missing=", ".join(missing), usage=usage)
             elif extra:
-                self.error(node, f"formula '{name}' takes no value '{extra[0]}'",
-                           f"{name}({', '.join(params)})")
+                self.error(node, f"formula '{name}' takes no value '{extra[0]}'", usage,
+                           key="compile.formula_extra", hint_key="compile.usage.hint",
+                           expr=text, name=name, extra=extra[0], usage=usage)
             return
         signature = SIGNATURES.get(name)
         if signature is None:
@@ -512,13 +553,20 @@ class _ExprChecker:
         if given < fewest or (most is not None and given > most):
             want = (f"{fewest}" if most == fewest else f"{fewest} or more" if most is None
                     else f"{fewest} to {most}")
+            form = "exact" if most == fewest else "more" if most is None else "range"
             self.error(node, f"{name}() takes {want} value{'s' if most != 1 else ''}, "
-                       f"got {given}", f"write {usage}")
+                       f"got {given}", f"write {usage}", key="compile.builtin_arity",
+                       expr=self.expr.text,
+                       hint_key="compile.write_usage.hint", name=name, form=form,
+                       fewest=fewest, most=most, given=given, usage=usage)
         for kw in keywords:
             if kw not in allowed:
                 self.error(node, f"{name}() takes no value '{kw}'",
                            f"write {usage}" if not allowed
-                           else f"it takes: {', '.join(allowed)}")
+                           else f"it takes: {', '.join(allowed)}", key="compile.builtin_keyword",
+                           expr=self.expr.text,
+                           hint_key=None if allowed else "compile.write_usage.hint",
+                           name=name, keyword=kw, usage=usage, allowed=", ".join(allowed))
 
     def constant_keys(self, node: ast.Call, name: str, table_name: str) -> None:
         table = self.owner.rs.tables.get(table_name)
@@ -532,8 +580,11 @@ class _ExprChecker:
                 table.row_by_id(values[0])
             else:
                 table.lookup(*values)
-        except StratagemError as err:
-            self.error(node, err.message, err.hint)
+        except StratagemError as err:  # the table's own error, inside this expression
+            self.error(node, err.message, err.hint, key="expr.in",
+                       hint_key=err.hint_key or (f"{err.key}.hint" if err.key else None),
+                       params=err.params, expr=self.expr.text,
+                       inner=Term(err.key or "", err.message, tuple(err.params.items())))
 
     def label(self, node: ast.Call) -> None:
         args = node.args
@@ -547,10 +598,15 @@ class _ExprChecker:
         if not values:
             names = {k.split(".")[1] for k in self.owner.enums}
             self.error(node, f"label(): there is no enum '{enum}'",
-                       did_you_mean(enum, names) or "enums: " + ", ".join(sorted(names)))
+                       did_you_mean(enum, names) or "enums: " + ", ".join(sorted(names)),
+                       key="compile.label_no_enum",
+                       expr=self.expr.text, enum=enum, enums=", ".join(sorted(names)))
         else:
             self.error(node, f"label(): '{value}' is not a value of enum '{enum}'",
-                       did_you_mean(value, values) or "its values: " + ", ".join(values))
+                       did_you_mean(value, values) or "its values: " + ", ".join(values),
+                       key="compile.label_no_value",
+                       expr=self.expr.text, hint_key="compile.its_values.hint",
+                       enum=enum, value=value, values=", ".join(values))
 
     def compare(self, node: ast.Compare, env: Env) -> None:
         parts = [node.left, *node.comparators]
@@ -571,7 +627,10 @@ class _ExprChecker:
                         self.error(const, f"'{const.value}' is not one of the values of "
                                    f"'{_text(field_node)}'",
                                    did_you_mean(const.value, values)
-                                   or "its values: " + ", ".join(values))
+                                   or "its values: " + ", ".join(values),
+                                   key="compile.not_enum_value", expr=self.expr.text,
+                                   hint_key="compile.its_values.hint", value=const.value,
+                                   field=_text(field_node), values=", ".join(values))
 
     def enum_field(self, node: ast.AST, env: Env) -> tuple[str, ...] | None:
         """The values of the enum field ``node`` reads, when it reads one."""

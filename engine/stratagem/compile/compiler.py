@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from stratagem.compile.checks import RULESET_SIGNATURES
 from stratagem.compile.steps import COMMON_KEYS, STEPS, common
 from stratagem.dice import DiceError, parse_dice
 from stratagem.errors import Location, StratagemError
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
     from stratagem.model.steps import DecideStep
 
 #: Functions the ruleset itself provides to expressions (bound to its tables).
-RULESET_FUNCTIONS = ("lookup", "row", "has", "keys", "rows", "label")
+RULESET_FUNCTIONS = tuple(RULESET_SIGNATURES)
 TABLE_FUNCTIONS = ("lookup", "row", "has", "keys", "rows")
 
 _PLACEHOLDER = compile_expr("0")
@@ -59,9 +60,9 @@ class Compiler:
 
     # -- errors and positions -----------------------------------------------------------
     def error(self, message: str, location: Location | None, hint: str | None = None,
-              key: str | None = None, **params: object) -> None:
+              key: str | None = None, hint_key: str | None = None, **params: object) -> None:
         self.errors.append(StratagemError(message, location=location, hint=hint, key=key,
-                                          params=params))
+                                          hint_key=hint_key, params=params))
 
     def where(self, node: Any, key: Any = None) -> Location | None:
         return where(node, key)
@@ -117,7 +118,8 @@ class Compiler:
     def check_name(self, name: Any, loc: Location | None) -> None:
         if not isinstance(name, str) or not name.isidentifier() or name.startswith("_"):
             self.error(f"'{name}' is not a valid name", loc,
-                       hint="names are letters, digits and _, not starting with a digit or _")
+                       hint="names are letters, digits and _, not starting with a digit or _",
+                       key="compile.bad_name", name=name)
 
     def bind(self, node: Mapping[str, Any], key: str) -> str | None:
         if key not in node:
@@ -139,7 +141,8 @@ class Compiler:
         try:
             text = node[key]
         except (KeyError, IndexError, TypeError):
-            self.error(f"missing '{key}'", self.where(node))
+            self.error(f"missing '{key}'", self.where(node),
+                       key="compile.missing", field=key)
             return _PLACEHOLDER
         try:
             expr = compile_expr(text, loc)
@@ -152,7 +155,8 @@ class Compiler:
     def expr_map(self, node: Mapping[str, Any], key: str) -> dict[str, Expr]:
         body = node.get(key)
         if not isinstance(body, Mapping):
-            self.error(f"'{key}' takes a map of names to expressions", self.where(node, key))
+            self.error(f"'{key}' takes a map of names to expressions", self.where(node, key),
+                       key="compile.not_expr_map", field=key)
             return {}
         return {str(name): self.expr(body, name) for name in body}
 
@@ -207,7 +211,8 @@ class Compiler:
         if isinstance(value, Mapping) and "from" in value:
             return Dice(self.dialect, source=self.expr(value, "from"))
         if isinstance(value, bool) or value is None:
-            self.error("expected a dice expression such as '3d' or '1d20+2'", loc)
+            self.error("expected a dice expression such as '3d' or '1d20+2'", loc,
+                       key="compile.not_dice")
             value = "0"
         try:
             literal = parse_dice(str(value), dialect=self.dialect)
@@ -229,23 +234,28 @@ class Compiler:
             return block()
         if not isinstance(steps, list):
             self.error(f"'{key}' takes a list of steps", self.where(node, key),
-                       hint="start each step with '- ', e.g. '- set: {x: 1}'")
+                       hint="start each step with '- ', e.g. '- set: {x: 1}'",
+                       key="compile.not_steps", field=key)
             return block()
         out: list[Step] = []
         for i, step in enumerate(steps):
             loc = self.where(steps, i)
             if not isinstance(step, Mapping) or not step:
-                self.error("a step must be a map such as {roll: '3d', as: r}", loc)
+                self.error("a step must be a map such as {roll: '3d', as: r}", loc,
+                           key="compile.step_not_map")
                 continue
             first = next(iter(step))
             kinds = [first] if first in STEPS else [k for k in step if k in STEPS]
             if len(kinds) != 1:
                 if not kinds:
                     self.error(f"unknown step '{first}'", self.key_where(step, first) or loc,
-                               hint=closest(first, STEPS) or "steps: " + ", ".join(STEPS))
+                               hint=closest(first, STEPS) or "steps: " + ", ".join(STEPS),
+                               key="compile.unknown_step", step=first, steps=", ".join(STEPS),
+                               hint_key="schema.steps.hint")
                 else:
                     self.error(f"a step has one step key; this one has {', '.join(kinds)}", loc,
-                               hint="write the step key first, or split it into separate steps")
+                               hint="write the step key first, or split it into separate steps",
+                               key="compile.two_step_keys", keys=", ".join(kinds))
                 continue
             kind = kinds[0]
             form = STEPS[kind]
@@ -255,7 +265,9 @@ class Compiler:
                     self.error(f"`{kind}` step has no option '{extra}'",
                                self.key_where(step, extra),
                                hint=closest(extra, allowed) or "options: " + ", ".join(
-                                   sorted(allowed - {kind})))
+                                   sorted(allowed - {kind})),
+                               key="compile.step_option", step=kind, option=extra,
+                               options=", ".join(sorted(allowed - {kind})))
             try:
                 out.append(form.compile(self, step, common(self, step, kind)))
             except StratagemError as err:
@@ -293,14 +305,18 @@ def compile_kinds(c: Compiler, doc: Mapping[str, Any]) -> dict[str, EntityKind]:
     for name, body in entities.items():
         loc = c.where(entities, name)
         if not isinstance(body, Mapping):
-            c.error(f"entity '{name}' must be a map with fields/children/derived", loc)
+            c.error(f"entity '{name}' must be a map with fields/children/derived", loc,
+                    key="compile.entity_not_map", name=name)
             continue
-        kind = EntityKind(str(name), location=loc)
+        about = body.get("description")
+        kind = EntityKind(str(name), location=loc,
+                          description=about if isinstance(about, str) else None)
         fields = body.get("fields") or {}
         for fname, fbody in fields.items():
             floc = c.where(fields, fname)
             if fname in RESERVED:
-                c.error(f"'{fname}' is reserved and cannot be a field name", floc)
+                c.error(f"'{fname}' is reserved and cannot be a field name", floc,
+                        key="compile.reserved_field", field=fname)
                 continue
             spec = compile_field(c, str(fname), fbody, floc, enums, f"{name}.{fname}")
             if spec is not None:
@@ -322,7 +338,8 @@ def compile_kinds(c: Compiler, doc: Mapping[str, Any]) -> dict[str, EntityKind]:
     if "battle" not in kinds:
         c.error("the ruleset declares no `battle` entity (the root of the battle state)",
                 c.where(doc, "entities") or c.where(doc),
-                hint="entities: {battle: {children: {sides: side}}, side: {...}, unit: {...}}")
+                hint="entities: {battle: {children: {sides: side}}, side: {...}, unit: {...}}",
+                key="compile.no_battle")
     return kinds
 
 
@@ -335,7 +352,8 @@ def compile_derived(c: Compiler, doc: Mapping[str, Any], kinds: dict[str, Entity
             for dname in derived:
                 if dname in kind.fields:
                     c.error(f"'{dname}' is both a field and a derived value of '{name}'",
-                            c.where(derived, dname))
+                            c.where(derived, dname),
+                            key="compile.field_and_derived", field=dname, kind=name)
                 kind.derived[str(dname)] = c.expr(derived, dname)
 
 
@@ -345,7 +363,8 @@ def compile_enums(c: Compiler, doc: Mapping[str, Any]) -> dict[str, tuple[str, .
         if isinstance(values, Mapping):
             values = list(values)
         if not isinstance(values, list):
-            c.error(f"enum '{name}' must be a list of values", c.where(doc["enums"], name))
+            c.error(f"enum '{name}' must be a list of values", c.where(doc["enums"], name),
+                    key="compile.enum_not_list", name=name)
             continue
         enums[str(name)] = tuple(str(v) for v in values)
         for v in values:
@@ -360,12 +379,14 @@ def compile_field(c: Compiler, name: str, body: Any, loc: Location | None,
     if isinstance(body, str):
         body = {"type": body}
     if not isinstance(body, Mapping):
-        c.error(f"field '{owner}' must be a map such as {{type: int, default: 0}}", loc)
+        c.error(f"field '{owner}' must be a map such as {{type: int, default: 0}}", loc,
+                key="compile.field_not_map", owner=owner)
         return None
     ftype = body.get("type", "any")
     if ftype not in TYPES:
         c.error(f"field '{owner}' has unknown type '{ftype}'", c.where(body, "type") or loc,
-                hint=closest(ftype, TYPES) or "types: " + ", ".join(TYPES))
+                hint=closest(ftype, TYPES) or "types: " + ", ".join(TYPES),
+                key="compile.field_type", owner=owner, type=ftype, types=", ".join(TYPES))
         return None
     values = None
     enum_key = None
@@ -385,21 +406,32 @@ def compile_field(c: Compiler, name: str, body: Any, loc: Location | None,
             table = c.tables.get(str(body["table"]))
             if table is None:
                 c.error(f"field '{owner}' takes its values from unknown table '{body['table']}'",
-                        c.where(body, "table"), hint=closest(body["table"], c.tables))
+                        c.where(body, "table"), hint=closest(body["table"], c.tables),
+                        key="compile.field_unknown_table", owner=owner, table=body['table'])
             else:
                 values = tuple(str(k) for k in table.keys())  # noqa: SIM118 - a Table, not a dict
                 for v in values if labelled else ():
                     c.message_keys.add(f"enum.{table.name}.{v}")
         else:
-            c.error(f"enum field '{owner}' needs `enum:`, `values:` or `table:`", loc)
+            c.error(f"enum field '{owner}' needs `enum:`, `values:` or `table:`", loc,
+                    key="compile.enum_field_source", owner=owner)
     of = None
     if ftype == "list" and "of" in body:
         of = compile_field(c, name, body["of"], c.where(body, "of"), enums, owner, labelled)
+    held_by = str(body.get("owner", "input"))
+    if held_by == "battle" and body.get("required") is True:
+        c.errors.append(StratagemError(
+            f"field '{owner}' is battle state (`owner: battle`), so no file states it: it "
+            "cannot be `required`", location=c.where(body, "required"),
+            hint="remove `required: true`, or make it an input field (remove `owner: battle`)",
+            key="compile.battle_required", params={"field": owner}))
+    about = body.get("description")
     spec = FieldSpec(
         name=name, type=ftype, required=bool(body.get("required", False)),
         optional=bool(body.get("optional", False)) or ftype == "any",
         minimum=exact(body.get("min")), maximum=exact(body.get("max")), values=values, of=of,
-        location=loc, enum_key=enum_key or (of.enum_key if of else None),
+        location=loc, enum_key=enum_key or (of.enum_key if of else None), owner=held_by,
+        description=about if isinstance(about, str) else None,
     )
     if labelled:
         c.message_keys.add(f"field.{owner}")
@@ -423,12 +455,14 @@ def compile_tables(c: Compiler, doc: Mapping[str, Any]) -> dict[str, Table]:
     for name, body in (doc.get("tables") or {}).items():
         loc = c.where(doc["tables"], name)
         if not isinstance(body, Mapping) or not isinstance(body.get("rows"), list):
-            c.error(f"table '{name}' needs `rows:` (a list)", loc)
+            c.error(f"table '{name}' needs `rows:` (a list)", loc,
+                    key="compile.table_no_rows", table=name)
             continue
         match = body.get("match", "exact")
         if match not in MATCHES:
             c.error(f"table '{name}': unknown match '{match}'", c.where(body, "match"),
-                    hint=closest(match, MATCHES) or "match: " + ", ".join(MATCHES))
+                    hint=closest(match, MATCHES) or "match: " + ", ".join(MATCHES),
+                    key="compile.table_match", table=name, match=match, matches=", ".join(MATCHES))
             continue
         declared = body.get("columns") or {}
         columns = {str(k): str(v.get("type", "any") if isinstance(v, Mapping) else v)
@@ -439,7 +473,8 @@ def compile_tables(c: Compiler, doc: Mapping[str, Any]) -> dict[str, Table]:
         for i, raw in enumerate(body["rows"]):
             rloc = c.where(body["rows"], i)
             if not isinstance(raw, Mapping):
-                c.error(f"table '{name}': row {i + 1} must be a map", rloc)
+                c.error(f"table '{name}': row {i + 1} must be a map", rloc,
+                        key="compile.row_not_map", table=name, n=i + 1)
                 continue
             key = _row_key(c, name, match, raw, rloc)
             cells: dict[str, Any] = {}
@@ -448,7 +483,8 @@ def compile_tables(c: Compiler, doc: Mapping[str, Any]) -> dict[str, Table]:
                     continue
                 if declared and col not in columns and col not in FREE_CELLS:
                     c.error(f"table '{name}' has no column '{col}'", c.key_where(raw, col),
-                            hint=closest(col, columns) or "declare it under `columns:`")
+                            hint=closest(col, columns) or "declare it under `columns:`",
+                            key="compile.table_no_column", table=name, column=col)
                     continue
                 ctype = columns.get(str(col))
                 if ctype == "dice" and value is not None:
@@ -468,7 +504,8 @@ def compile_tables(c: Compiler, doc: Mapping[str, Any]) -> dict[str, Table]:
             c.error(f"table '{name}' does not say where it comes from",
                     c.key_where(doc["tables"], name),
                     hint="add `provenance: seed | found | reconstructed | house-rule` "
-                         "and a `source:`")
+                         "and a `source:`",
+                    key="compile.table_provenance", table=name)
         c.message_keys.add(f"table.{name}")
         tables[str(name)] = Table(str(name), match, rows, columns, body.get("provenance"),
                                   body.get("source"), loc)
@@ -516,23 +553,27 @@ def _row_key(c: Compiler, table: str, match: str, raw: Mapping[str, Any],
     if match == "range":
         rng = raw.get("range")
         if not (isinstance(rng, list) and len(rng) == 2):
-            c.error(f"table '{table}': a range row needs `range: [low, high]` (null = open)", loc)
+            c.error(f"table '{table}': a range row needs `range: [low, high]` (null = open)", loc,
+                    key="compile.row_range", table=table)
             return (None, None)
         return (exact(rng[0]), exact(rng[1]))
     if match == "threshold":
         if "at_least" not in raw:
-            c.error(f"table '{table}': a threshold row needs `at_least: N`", loc)
+            c.error(f"table '{table}': a threshold row needs `at_least: N`", loc,
+                    key="compile.row_threshold", table=table)
             return 0
         return exact(raw["at_least"])
     if match == "keys":
         keys = raw.get("keys")
         if not isinstance(keys, list):
-            c.error(f"table '{table}': a matrix row needs `keys: [a, b]`", loc)
+            c.error(f"table '{table}': a matrix row needs `keys: [a, b]`", loc,
+                    key="compile.row_matrix", table=table)
             return ()
         return tuple(exact(k) for k in keys)
     if "key" in raw:
         return exact(raw["key"])
     if "id" in raw:
         return raw["id"]
-    c.error(f"table '{table}': a row needs `key:` (or `id:`)", loc)
+    c.error(f"table '{table}': a row needs `key:` (or `id:`)", loc,
+            key="compile.row_no_key", table=table)
     return None

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from stratagem.compile.compiler import Compiler
-from stratagem.errors import Location, StratagemError, ValidationFailed
+from stratagem.errors import Location, StratagemError, ValidationFailed, Word, a_or_an
 from stratagem.expr import Expr
 from stratagem.model.decisions import (
     PLAN_KEYS,
@@ -164,11 +164,12 @@ class _Checker:
                     and n.value.id in _TYPED and n.value.id not in bound
                     and n.attr not in self.members[n.value.id]):
                 kind = self.kinds[n.value.id].name
-                self.fail(f"`{expr.text}`: a {kind} has no field or derived value '{n.attr}'",
+                self.fail(f"`{expr.text}`: {a_or_an(kind)} has no field or derived value "
+                          f"'{n.attr}'",
                           where(node, "policy"),
                           closest(n.attr, self.members[n.value.id]) or f"see the ruleset's "
-                          f"`entities: {kind}:`", key="plan.no_member", expr=expr.text, kind=kind,
-                          name=n.attr)
+                          f"`entities: {kind}:`", key="plan.no_member", expr=expr.text,
+                          kind=Word(kind), name=n.attr)
         return expr
 
     def fail(self, message: str, loc: Location | None, hint: str | None, *, key: str,

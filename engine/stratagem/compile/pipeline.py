@@ -2,7 +2,10 @@
 
     YAML with positions (loader.yamlio) -> overlays merged (loader.resolve, loader.merge)
     -> JSON Schema (loader.schema) -> compiled into frozen data (compile.ruleset)
-    -> static checks (compile.compiler) -> the army or scenario built (compile.documents)
+    -> static checks (compile.compiler, compile.checks) -> the messages the steps format
+    checked against the locale texts (compile.messages) -> the army or scenario checked
+    against the schema made from the compiled ruleset (compile.schemas) and built
+    (compile.documents)
 
 ``validate`` is this pipeline stopped before the battle: :meth:`Pipeline.validate` runs
 exactly what :meth:`Pipeline.scenario`, :meth:`Pipeline.army` and :meth:`Pipeline.ruleset`
@@ -19,13 +22,23 @@ from pathlib import Path
 from typing import Any
 
 from stratagem.compile.documents import build_army, build_scenario, sides_collection
+from stratagem.compile.messages import check_messages
 from stratagem.compile.ruleset import compile_ruleset
-from stratagem.errors import Location, StratagemError, ValidationFailed, did_you_mean, in_order
+from stratagem.compile.schemas import army_schema, scenario_schema
+from stratagem.errors import (
+    Location,
+    StratagemError,
+    ValidationFailed,
+    a_or_an,
+    did_you_mean,
+    in_order,
+)
 from stratagem.i18n.catalog import parse_locale, record_locale_names
 from stratagem.i18n.names import NameBook, extract_names
+from stratagem.loader.access import STRICT, Access, is_file
 from stratagem.loader.limits import DEFAULT_LIMITS, LoadLimits
 from stratagem.loader.resolve import find_ruleset, load_document_chain
-from stratagem.loader.schema import army_schema, scenario_schema, validate_document
+from stratagem.loader.schema import validate_document
 from stratagem.loader.yamlio import PosDict, PosList, load_yaml
 from stratagem.model.ruleset import Ruleset
 from stratagem.model.scenario import Army, Scenario
@@ -56,8 +69,9 @@ class LoadedRuleset:
     files: dict[Path, float] = field(default_factory=dict)
 
 
-#: path -> the ruleset loaded from it, across pipelines (reused until a file changes)
-_CACHE: dict[Path, LoadedRuleset] = {}
+#: (path, access) -> the ruleset loaded from it, across pipelines (reused until a file
+#: changes)
+_CACHE: dict[tuple[Path, Access], LoadedRuleset] = {}
 
 
 def _mtime(path: Path) -> float:
@@ -68,16 +82,20 @@ def _mtime(path: Path) -> float:
 
 
 class Pipeline:
-    """Reads files of every kind, loading (and compiling) each ruleset they name once."""
+    """Reads files of every kind, loading (and compiling) each ruleset they name once.
 
-    def __init__(self, limits: LoadLimits = DEFAULT_LIMITS) -> None:
+    ``access`` says which files the files read may name (:mod:`stratagem.loader.access`):
+    what a file names must lie under the folder of the file the user named."""
+
+    def __init__(self, limits: LoadLimits = DEFAULT_LIMITS, access: Access = STRICT) -> None:
         self.limits = limits
+        self.access = access
         self._active: set[Path] = set()
 
     # -- rulesets -------------------------------------------------------------------------
     def loaded(self, path: Path, ref: str | None = None) -> LoadedRuleset:
         """The merged, validated and compiled ruleset at ``path``, and its errors."""
-        key = path.resolve()
+        key = (path.resolve(), self.access)
         cached = _CACHE.get(key)
         if cached is not None and all(_mtime(f) == t for f, t in cached.files.items()):
             return cached
@@ -85,10 +103,12 @@ class Pipeline:
         _CACHE[key] = loaded
         return loaded
 
-    def ruleset(self, ref: str | Path, base_dir: Path | None = None) -> Ruleset:
-        """The compiled ruleset named by id (``my-rules``, ``my-rules/my-world``) or path;
+    def ruleset(self, ref: str | Path, base_dir: Path | None = None,
+                home: Path | None = None) -> Ruleset:
+        """The compiled ruleset named by id (``my-rules``, ``my-rules/my-world``) or path
+        (written in a file of the folder ``home``, or given by the user when None);
         raises :class:`ValidationFailed` with every error."""
-        path = find_ruleset(str(ref), base_dir)
+        path = find_ruleset(str(ref), base_dir, self.access, home)
         loaded = self.loaded(path, str(ref))
         if loaded.ruleset is None:
             raise _fail(loaded.errors)
@@ -97,7 +117,7 @@ class Pipeline:
     def _load_ruleset(self, path: Path, ref: str | None) -> LoadedRuleset:
         read: list[Path] = []
         try:
-            doc, chain = load_document_chain(path, self.limits, read=read)
+            doc, chain = load_document_chain(path, self.limits, read=read, access=self.access)
         except StratagemError as err:
             return LoadedRuleset(None, errors=errors_of(err),
                                  files={f: _mtime(f) for f in read})
@@ -113,13 +133,19 @@ class Pipeline:
         if errors:
             return LoadedRuleset(doc, errors=errors, files=files)
         rs.path = str(path)
-        rs.locale_files = _locale_files(chain)
+        rs.locale_files = _locale_files(chain, self.access)
         rs.template_dirs = _folders(chain, "templates")
         rs.overlays = [_overlay_name(file) for file in chain[1:]]
+        files.update({f: _mtime(f) for paths in rs.locale_files.values() for f in paths})
+        errors = check_messages(rs)
+        if errors:
+            return LoadedRuleset(doc, errors=errors, files=files)
         return LoadedRuleset(doc, rs, files=files)
 
-    def ruleset_for(self, doc: Any, path: Path, kind: str | None = None) -> Ruleset:
-        """The ruleset an army or scenario file names in its `ruleset:` key."""
+    def ruleset_for(self, doc: Any, path: Path, kind: str | None = None,
+                    home: Path | None = None) -> Ruleset:
+        """The ruleset an army or scenario file names in its `ruleset:` key (a path must lie
+        under ``home``, the folder of the file the user named; default: the file's own)."""
         ref = doc.get("ruleset") if hasattr(doc, "get") else None
         if not isinstance(ref, str) or not ref.strip():
             errors = validate_document(doc, kind) if kind else []
@@ -127,9 +153,10 @@ class Pipeline:
                 raise _fail(errors)
             raise StratagemError("the file does not say which ruleset it uses",
                                  location=where(doc, "ruleset") if ref is not None
-                                 else where(doc), hint="add e.g. `ruleset: my-rules`")
+                                 else where(doc), hint="add e.g. `ruleset: my-rules`",
+                                 key="loader.no_ruleset")
         try:
-            return self.ruleset(ref, path.parent)
+            return self.ruleset(ref, path.parent, home or path.parent)
         except ValidationFailed:
             raise
         except StratagemError as err:
@@ -138,34 +165,40 @@ class Pipeline:
             raise
 
     # -- armies and scenarios -------------------------------------------------------------
-    def document(self, path: Path, kind: str, location: Location | None = None,
-                 names: NameBook | None = None) -> PosDict:
-        """A file that must be of ``kind``: read, its kind checked; the names it gives per
-        language (and its folder's locale files give) go into ``names`` (i18n/names.py)."""
-        if not path.is_file():
-            raise StratagemError(f"no such {kind} file: {path}", location=location,
+    def document(self, path: Path, kind: str | tuple[str, ...],
+                 location: Location | None = None, names: NameBook | None = None
+                 ) -> PosDict:
+        """A file that must be of ``kind`` (or of one of several kinds): read, its kind
+        checked; the names it gives per language (and its folder's locale files give) go
+        into ``names`` (i18n/names.py)."""
+        kinds = (kind,) if isinstance(kind, str) else kind
+        named = " or ".join(a_or_an(k) for k in kinds)
+        if not is_file(path) and not os.path.lexists(path):
+            raise StratagemError(f"no such {' or '.join(kinds)} file: {path}",
+                                 location=location,
                                  hint="paths in a scenario are relative to the scenario file"
                                  if location is not None else "check the path",
                                  key="api.no_file", hint_key="api.relative.hint"
                                  if location is not None else "api.check_path.hint",
-                                 params={"kind": kind, "path": str(path)})
-        raw = load_yaml(path, self.limits)
+                                 params={"kind": " or ".join(kinds), "path": str(path)})
+        raw = load_yaml(path, self.limits, document=True)
         if isinstance(raw, PosDict) and names is not None:
             extract_names(raw, names)
             record_locale_names(path.parent / "locales", names)
         found, errors = kind_of(raw, str(path))
         if found is None:
             raise _fail(errors)
-        if found != kind:
-            article = "an" if kind[0] in "aeiou" else "a"
+        if found not in kinds:
             raise StratagemError(
-                f"expected {article} {kind} file, but this one says kind: {found}",
+                f"expected {named} file, but this one says kind: {found}",
                 location=raw.where("kind"),
-                hint="`stratagem battle` fights a scenario; `stratagem rate` rates an army"
-                if found in ("army", "scenario") else f"start the file with `kind: {kind}`",
-                key="api.wrong_kind", hint_key="api.battle_or_rate.hint"
+                hint="`stratagem battle` fights a scenario; `stratagem rate` rates an army or "
+                "the sides of a scenario" if found in ("army", "scenario")
+                else f"start the file with `kind: {kinds[0]}`",
+                key="api.wrong_kind" if len(kinds) == 1 else "api.wrong_kind_rated",
+                hint_key="api.battle_or_rate.hint"
                 if found in ("army", "scenario") else "api.wrong_kind.hint",
-                params={"kind": kind, "found": found})
+                params={"kind": kinds[0], "found": found})
         assert isinstance(raw, PosDict)
         return raw
 
@@ -173,7 +206,7 @@ class Pipeline:
         schema = rs.schemas.get(kind)
         if schema is None:
             make = army_schema if kind == "army" else scenario_schema
-            schema = rs.schemas[kind] = make(rs.doc)
+            schema = rs.schemas[kind] = make(rs)
         errors = validate_document(raw, schema=schema)
         if errors:
             raise _fail(errors)
@@ -192,18 +225,29 @@ class Pipeline:
     def scenario(self, path: str | Path, ruleset: Ruleset | None = None) -> Scenario:
         path = Path(path)
         names = NameBook()
-        raw = self.document(path, "scenario", names=names)
+        return self.scenario_from(self.document(path, "scenario", names=names), path,
+                                  ruleset, names)
+
+    def scenario_from(self, raw: PosDict, path: Path, ruleset: Ruleset | None = None,
+                      names: NameBook | None = None) -> Scenario:
+        """A scenario from its document as read from ``path`` (a sweep changes some of its
+        values first), checked as a scenario file is; ``names``: those its files give."""
+        names = names if names is not None else NameBook()
         rs = ruleset or self.ruleset_for(raw, path, "scenario")
         self.side_schema(raw, "scenario", rs)
         scenario = build_scenario(rs, raw, path.parent,
-                                  lambda army, at: self._army_doc(army, at, path.parent, names))
+                                  lambda army, at: self.army_doc(army, at, path.parent, names))
         scenario.names = names
         return scenario
 
-    def _army_doc(self, path: Path, location: Location | None, folder: Path,
-                  names: NameBook | None = None) -> PosDict:
-        """An army file a scenario names, checked as ``validate`` checks one on its own."""
-        if not path.is_file():
+    def army_doc(self, path: Path, location: Location | None, folder: Path,
+                 names: NameBook | None = None) -> PosDict:
+        """An army file a scenario names, checked as ``validate`` checks one on its own (it
+        must lie under the scenario's ``folder``)."""
+        ref = str(path.relative_to(folder)) if path.is_relative_to(folder) else str(path)
+        self.access.check(path, folder, ref, location, "the army file")
+        path = path.resolve()
+        if not is_file(path):
             raise StratagemError(f"army file not found: {os.path.relpath(path, folder)}",
                                  location=location,
                                  hint=f"the path is relative to the scenario's folder ({folder})",
@@ -213,15 +257,22 @@ class Pipeline:
         key = path.resolve()
         if key in self._active:
             raise StratagemError("an army file names itself through its scenario",
-                                 location=location)
+                                 location=location, key="loader.army_cycle")
         self._active.add(key)
         try:
             raw = self.document(path, "army", location, names)
-            rs = self.ruleset_for(raw, path, "army")
+            rs = self.ruleset_for(raw, path, "army", folder)
             self.side_schema(raw, "army", rs)
         finally:
             self._active.discard(key)
         return raw
+
+    def rated(self, path: Path | str) -> Army | Scenario:
+        """An army or a scenario file, as `stratagem rate` reads it (its ``kind:`` says
+        which)."""
+        path = Path(path)
+        raw = self.document(path, ("army", "scenario"))
+        return self.army(path) if raw.get("kind") == "army" else self.scenario(path)
 
     def campaign_errors(self, path: Path, raw: Any) -> list[StratagemError]:
         """A campaign file (docs/campaign.md): its schema, its ruleset, its army files."""
@@ -233,11 +284,18 @@ class Pipeline:
         except StratagemError as err:
             return errors_of(err)
         for name, army in raw["armies"].items():
-            file = path.parent / str(army)
-            if not file.is_file():
+            try:
+                file = self.access.reference(str(army), path.parent, path.parent,
+                                             raw["armies"].where(name), "the army file")
+            except StratagemError as err:
+                errors.append(err)
+                continue
+            if not is_file(file):
                 errors.append(StratagemError(
                     f"army file not found: {army}", location=raw["armies"].where(name),
-                    hint=f"the paths are relative to the campaign's folder ({path.parent})"))
+                    hint=f"the paths are relative to the campaign's folder ({path.parent})",
+                    key="loader.army_not_found", hint_key="loader.campaign_relative.hint",
+                    params={"path": str(army), "folder": str(path.parent)}))
             else:
                 errors += self.validate(file)
         return in_order(errors)
@@ -248,7 +306,7 @@ class Pipeline:
         translation check loads it: its kind, and the ruleset, army or scenario (None for
         a locale file). Raises :class:`ValidationFailed` with every error, in file order."""
         path = Path(path)
-        raw = load_yaml(path, self.limits)
+        raw = load_yaml(path, self.limits, document=True)
         kind, errors = kind_of(raw, str(path))
         if kind is None:
             raise _fail(errors)
@@ -288,7 +346,8 @@ def _folder_errors(path: Path, doc: PosDict) -> list[StratagemError]:
         return [StratagemError(
             f"the ruleset id '{doc['id']}' differs from its folder name '{folder}'",
             location=doc.where("id"),
-            hint="a ruleset is named by its folder: rename one of them")]
+            hint="a ruleset is named by its folder: rename one of them",
+            key="loader.id_not_folder", params={"id": doc["id"], "folder": folder})]
     return []
 
 
@@ -300,12 +359,14 @@ def _overlay_name(path: Path) -> str:
     return path.name
 
 
-def _locale_files(chain: list[Path]) -> dict[str, list[Path]]:
-    """Locale files of a ruleset and the ones it extends, base first, per language."""
+def _locale_files(chain: list[Path], access: Access) -> dict[str, list[Path]]:
+    """Locale files of a ruleset and the ones it extends, base first, per language (a
+    link that leads out of the ruleset's folder is not one)."""
     out: dict[str, list[Path]] = {}
     for folder in _folders(chain, "locales"):
         for loc in sorted(folder.glob("*.yaml")):
-            out.setdefault(loc.stem, []).append(loc)
+            if access.confined(loc, folder.parent):
+                out.setdefault(loc.stem, []).append(loc)
     return out
 
 
@@ -378,7 +439,7 @@ def load_ruleset(ref: str | Path, base_dir: Path | None = None) -> Ruleset:
 
 
 def validate_file(path: Path | str, limits: LoadLimits = DEFAULT_LIMITS) -> list[StratagemError]:
-    return Pipeline(limits).validate(path)
+    return Pipeline(limits, DEFAULT.access).validate(path)
 
 
 def ruleset_for_document(doc: Mapping[str, Any], path: Path) -> Ruleset:

@@ -13,7 +13,7 @@ from typing import Any
 from stratagem.compile.checks import check_ruleset
 from stratagem.compile.compiler import Compiler, compile_derived, compile_kinds, compile_tables
 from stratagem.dice import DiceDialect
-from stratagem.errors import Location, StratagemError, ValidationFailed
+from stratagem.errors import Location, StratagemError, ValidationFailed, Word, a_or_an
 from stratagem.expr import Expr
 from stratagem.expr.bounds import describe_number
 from stratagem.model.entities import EntityKind
@@ -36,12 +36,15 @@ def compile_ruleset(doc: Mapping[str, Any], ref: str | None = None) -> Ruleset:
         rs.dialect = DiceDialect(**{k: v for k, v in dice_opts.items()})
     except TypeError as err:
         raise ValidationFailed([StratagemError(f"bad `dice:` options: {err}",
-                                               location=where(doc, "dice"))]) from None
+                                               location=where(doc, "dice"),
+                                               key="compile.bad_dice_options",
+                                               params={"problem": str(err)})]) from None
     c = Compiler(doc, rs.dialect)
     for key in doc:
         if key not in TOP_LEVEL:
             c.error(f"unknown top-level key '{key}'", c.key_where(doc, key),
-                    hint=closest(key, TOP_LEVEL) or "keys: " + ", ".join(TOP_LEVEL))
+                    hint=closest(key, TOP_LEVEL) or "keys: " + ", ".join(TOP_LEVEL),
+                    key="compile.unknown_top_key", name=key, keys=", ".join(TOP_LEVEL))
     rs.constants = {str(k): _exact(v) for k, v in (doc.get("constants") or {}).items()}
     rs.evaluator.set_constants(rs.constants)
     c.constants = rs.constants
@@ -65,15 +68,18 @@ def compile_ruleset(doc: Mapping[str, Any], ref: str | None = None) -> Ruleset:
     for purpose, proc in entry.items():
         if str(proc) not in rs.procedures:
             c.error(f"entry '{purpose}' names unknown procedure '{proc}'", where(entry, purpose),
-                    hint=closest(proc, rs.procedures))
+                    hint=closest(proc, rs.procedures),
+                    key="compile.entry_unknown", purpose=purpose, procedure=proc)
         rs.entry[str(purpose)] = str(proc)
     rate = rs.entry.get("rate")
     if rate in rs.procedures and len(rs.procedures[rate].params) != 1:
         c.error(f"the rate procedure '{rate}' must take exactly one parameter (the side)",
-                where(entry, "rate"), hint="e.g. rate: {params: [side], steps: [...]}")
+                where(entry, "rate"), hint="e.g. rate: {params: [side], steps: [...]}",
+                key="compile.rate_params", procedure=rate)
     if "battle" not in rs.entry and not c.errors:
         c.error("the ruleset has no `entry: {battle: PROCEDURE}`", where(doc),
-                hint="name the procedure `stratagem battle` runs")
+                hint="name the procedure `stratagem battle` runs",
+                key="compile.no_entry")
     report = doc.get("report") or {}
     parts = _compile_report(c, report, rs.kinds)
     rs.report, rs.rate_report = parts[""], parts["rate"]
@@ -133,20 +139,24 @@ def _compile_report(c: Compiler, report: Mapping[str, Any], kinds: Mapping[str, 
         part = str(key) if key in REPORT_PARTS else ""
         target, node = parts[part], (value if part else {key: value})
         if not isinstance(node, Mapping):
-            c.error(f"`report.{key}` takes {{kind: [names]}}", where(report, key))
+            c.error(f"`report.{key}` takes {{kind: [names]}}", where(report, key),
+                    key="compile.report_not_map", section=key)
             continue
         for kind, names in node.items():
             loc = where(node, kind)
             if str(kind) not in kinds:
                 c.error(f"`report` names unknown entity kind '{kind}'", loc,
-                        hint=closest(kind, kinds))
+                        hint=closest(kind, kinds),
+                        key="compile.report_unknown_kind", kind=kind)
                 continue
             members = kinds[str(kind)].member_names()
             target[str(kind)] = []
             for i, name in enumerate(names or []):
                 if name not in members:
-                    c.error(f"`report`: a {kind} has no field or derived value '{name}'",
-                            where(names, i), hint=closest(name, members))
+                    c.error(f"`report`: {a_or_an(kind)} has no field or derived value '{name}'",
+                            where(names, i), hint=closest(name, members),
+                            key="compile.report_no_member", kind=Word(kind),
+                            name=name)
                     continue
                 target[str(kind)].append(str(name))
                 c.message_keys.add(f"field.{kind}.{name}")
@@ -186,7 +196,8 @@ def _compile_formulas(c: Compiler, formulas: Mapping[str, Any]) -> dict[str, tup
             node, key = body, "expr"
         else:
             c.error(f"formula '{name}' must be an expression or {{params: [..], expr: '..'}}",
-                    loc)
+                    loc,
+                    key="compile.formula_shape", name=name)
             continue
         with c.procedure_scope(set(params)):
             out[str(name)] = (params, c.expr(node, key))
@@ -224,14 +235,18 @@ def _install_formulas(rs: Ruleset, formulas: Mapping[str, tuple[list[str], Expr]
         def evaluate(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
             if len(args) > len(params):
                 raise StratagemError(f"formula '{name}' takes {len(params)} values, "
-                                     f"got {len(args)}", location=expr.location)
+                                     f"got {len(args)}", location=expr.location,
+                                     key="compile.formula_values",
+                                     params={"name": name, "n": len(params), "given": len(args)})
             scope = dict(zip(params, args))
             if kwargs or len(args) < len(params):
                 scope.update(kwargs)
                 missing = [p for p in params if not dict.__contains__(scope, p)]
                 if missing:
                     raise StratagemError(f"formula '{name}' needs {', '.join(missing)}",
-                                         location=expr.location)
+                                         location=expr.location,
+                                         key="compile.formula_needs",
+                                         params={"name": name, "missing": ", ".join(missing)})
             return rs.evaluator.eval(expr, scope)
 
         formula.__name__ = name
@@ -281,7 +296,8 @@ def _compile_procedure(c: Compiler, name: str, body: Any, loc: Location | None) 
         node = body
     else:
         c.error(f"procedure '{name}' must be a list of steps or {{params: [..], steps: [..]}}",
-                loc)
+                loc,
+                key="compile.procedure_shape", name=name)
         return Procedure(name, [], block(), loc)
     with c.procedure_scope(set(params) | {"battle"}):
         steps = c.block(node, "steps")

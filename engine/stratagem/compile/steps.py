@@ -54,7 +54,8 @@ def common(c: Compiler, node: Node, kind: str) -> dict[str, Any]:
     level = node.get("level", "detail")
     if level not in ("summary", "detail", "quiet"):
         c.error(f"level must be 'summary', 'detail' or 'quiet', not '{level}'",
-                c.where(node, "level"))
+                c.where(node, "level"),
+                key="compile.level", level=level)
     event = node.get("event")
     if event:
         c.message_keys.add(str(event))
@@ -85,7 +86,8 @@ def compile_set(c: Compiler, node: Node, base: dict[str, Any]) -> Step:
     body = node["set"]
     if not isinstance(body, Mapping) or not body:
         c.error("`set` takes a map of names to expressions, e.g. set: {bonus: 'x + 1'}",
-                base["location"])
+                base["location"],
+                key="compile.set_shape")
         body = {}
     values = []
     for name in body:
@@ -108,7 +110,8 @@ def compile_roll(c: Compiler, node: Node, base: dict[str, Any]) -> Step:
 def check_spec(c: Compiler, node: Node, owner: Node) -> CheckSpec:
     type_ = node.get("type", "under")
     if type_ not in ("under", "over"):
-        c.error(f"check type must be 'under' or 'over', not '{type_}'", c.where(node, "type"))
+        c.error(f"check type must be 'under' or 'over', not '{type_}'", c.where(node, "type"),
+                key="compile.check_type", type=type_)
     dice = c.dice_spec(node, "roll")
     target = c.expr(node, "target") if "target" in node else None
     bonus = c.expr(node, "bonus") if "bonus" in node else None
@@ -126,7 +129,8 @@ def compile_check(c: Compiler, node: Node, base: dict[str, Any]) -> Step:
     body = node["check"]
     if not isinstance(body, Mapping):
         c.error("`check` takes a map: {roll: '3d', target: 'skill', type: under}",
-                base["location"])
+                base["location"],
+                key="compile.check_shape")
         body = {"roll": "1", "target": 0}
     spec = check_spec(c, body, node)
     target = c.bind(node, "as")
@@ -136,16 +140,19 @@ def compile_check(c: Compiler, node: Node, base: dict[str, Any]) -> Step:
 def compile_contest(c: Compiler, node: Node, base: dict[str, Any]) -> Step:
     body = node["contest"]
     if not isinstance(body, Mapping) or "a" not in body or "b" not in body:
-        c.error("`contest` needs two sides: {a: {roll: ..}, b: {roll: ..}}", base["location"])
+        c.error("`contest` needs two sides: {a: {roll: ..}, b: {roll: ..}}", base["location"],
+                key="compile.contest_shape")
         body = {"a": {"roll": "1"}, "b": {"roll": "1"}}
     a = check_spec(c, body["a"], {})
     b = check_spec(c, body["b"], {})
     compare = body.get("compare", "margin")
     tie = body.get("tie", "draw")
     if compare not in ("margin", "total"):
-        c.error("contest compare must be 'margin' or 'total'", c.where(body, "compare"))
+        c.error("contest compare must be 'margin' or 'total'", c.where(body, "compare"),
+                key="compile.contest_compare")
     if tie not in ("draw", "reroll"):
-        c.error("contest tie must be 'draw' or 'reroll'", c.where(body, "tie"))
+        c.error("contest tie must be 'draw' or 'reroll'", c.where(body, "tie"),
+                key="compile.contest_tie")
     target = c.bind(node, "as")
     return ContestStep(**base, params=finish(c, node), a=a, b=b, compare=str(compare),
                        tie=str(tie), target=target)
@@ -160,7 +167,8 @@ def compile_lookup(c: Compiler, node: Node, base: dict[str, Any]) -> Step:
     elif "key" in node:
         keys = [c.expr(node, "key")]
     else:
-        c.error("`lookup` needs `key:` (or `keys:` for a matrix)", base["location"])
+        c.error("`lookup` needs `key:` (or `keys:` for a matrix)", base["location"],
+                key="compile.lookup_key")
     shift = c.expr(node, "shift") if "shift" in node else None
     target = c.bind(node, "as")
     c.bind_row(target, table)
@@ -171,7 +179,8 @@ def compile_lookup(c: Compiler, node: Node, base: dict[str, Any]) -> Step:
 def compile_for_each(c: Compiler, node: Node, base: dict[str, Any]) -> Step:
     body = node["for_each"]
     if not isinstance(body, Mapping) or "in" not in body or "do" not in body:
-        c.error("`for_each` takes {in: LIST, as: name, do: [steps]}", base["location"])
+        c.error("`for_each` takes {in: LIST, as: name, do: [steps]}", base["location"],
+                key="compile.for_each_shape")
         body = {"in": "[]", "as": "item", "do": []}
     items = c.expr(body, "in")
     name = c.bind(body, "as") or "item"
@@ -188,7 +197,8 @@ def compile_if(c: Compiler, node: Node, base: dict[str, Any]) -> Step:
     then = c.block(node, "then")
     otherwise = c.block(node, "else")
     if "then" not in node and "else" not in node:
-        c.error("`if` needs `then:` and/or `else:` steps", base["location"])
+        c.error("`if` needs `then:` and/or `else:` steps", base["location"],
+                key="compile.if_shape")
     base["trace_only"] = then.trace_only and otherwise.trace_only
     return IfStep(**base, params=finish(c, node), cond=cond, then=then, otherwise=otherwise)
 
@@ -197,7 +207,8 @@ def compile_repeat(c: Compiler, node: Node, base: dict[str, Any]) -> Step:
     body = node["repeat"]
     if not isinstance(body, Mapping) or "do" not in body:
         c.error("`repeat` takes {as: round, until: COND, max: N, do: [steps]}",
-                base["location"])
+                base["location"],
+                key="compile.repeat_shape")
         body = {"do": []}
     name = c.bind(body, "as")
     until = c.expr(body, "until") if "until" in body else None
@@ -205,7 +216,8 @@ def compile_repeat(c: Compiler, node: Node, base: dict[str, Any]) -> Step:
     max_ = c.expr(body, "max") if "max" in body else None
     if until is None and while_ is None and max_ is None:
         c.error("`repeat` needs `until:`, `while:` or `max:`, or it would never end",
-                base["location"], hint="e.g. until: 'battle.over'")
+                base["location"], hint="e.g. until: 'battle.over'",
+                key="compile.repeat_endless")
     with c.loop():
         steps = c.block(body, "do")
     report = body.get("report", False)  # true, or the key of the message heading each round
@@ -226,7 +238,8 @@ def compile_decide(c: Compiler, node: Node, base: dict[str, Any]) -> Step:
         if isinstance(rng, list) and len(rng) == 2:
             range_ = (c.expr(rng, 0), c.expr(rng, 1))
         else:
-            c.error("`range` takes [lowest, highest]", c.where(node, "range"))
+            c.error("`range` takes [lowest, highest]", c.where(node, "range"),
+                    key="compile.range_shape")
     options: list[Any] | Expr | None = None
     if "options" in node:
         opts = node["options"]
@@ -235,7 +248,8 @@ def compile_decide(c: Compiler, node: Node, base: dict[str, Any]) -> Step:
         elif isinstance(opts, str):
             options = c.expr(node, "options")
         else:
-            c.error("`options` takes a list of choices", c.where(node, "options"))
+            c.error("`options` takes a list of choices", c.where(node, "options"),
+                    key="compile.options_shape")
     type_ = str(node.get("type", "int" if range_ else "option" if options else "any"))
     default = c.expr(node, "default") if "default" in node else None
     target = c.bind(node, "as") or id_
@@ -252,7 +266,8 @@ def compile_update(c: Compiler, node: Node, base: dict[str, Any]) -> Step:
         set_ = c.expr_map(node, "set") if "set" in node else {}
         add = c.expr_map(node, "add") if "add" in node else {}
     if not set_ and not add:
-        c.error("`update` needs `set:` and/or `add:`", base["location"])
+        c.error("`update` needs `set:` and/or `add:`", base["location"],
+                key="compile.update_shape")
     local = all(c.is_known(name) for expr in (*set_.values(), *add.values())
                 for name in expr.names)
     places = {str(name): c.where(node[key], name)
@@ -267,7 +282,8 @@ def compile_create(c: Compiler, node: Node, base: dict[str, Any]) -> Step:
     body = node["create"]
     if not isinstance(body, Mapping) or "in" not in body or "collection" not in body:
         c.error("`create` takes {in: PARENT, collection: NAME, copy: ENTITY, set: {...}}",
-                base["location"])
+                base["location"],
+                key="compile.create_shape")
         body = {"in": "battle", "collection": "x"}
     parent = c.expr(body, "in")
     collection = str(body["collection"])
@@ -335,7 +351,8 @@ def compile_break(c: Compiler, node: Node, base: dict[str, Any]) -> Step:
     if not c.in_loop():
         c.error("`break` outside a loop", base["location"],
                 hint="`break` leaves the innermost `for_each` or `repeat`; "
-                     "to leave a procedure, use `return`")
+                     "to leave a procedure, use `return`",
+                key="compile.break_outside")
     return BreakStep(**base, params=finish(c, node))
 
 
@@ -353,7 +370,8 @@ def compile_schedule(c: Compiler, node: Node, base: dict[str, Any]) -> Step:
     after = c.expr(node, "after") if "after" in node else None
     if after is None:
         c.error("`schedule` needs `after:`, how many calendar units from now",
-                base["location"], hint="e.g. after: months, unit: month")
+                base["location"], hint="e.g. after: months, unit: month",
+                key="compile.schedule_after")
     campaign = c.doc.get("campaign")
     calendar = campaign.get("calendar") if isinstance(campaign, Mapping) else None
     units = calendar if isinstance(calendar, Mapping) else {}
@@ -361,7 +379,8 @@ def compile_schedule(c: Compiler, node: Node, base: dict[str, Any]) -> Step:
     if unit != "day" and unit not in units:
         c.error(f"the calendar has no unit '{unit}'", c.where(node, "unit"),
                 hint=closest(unit, units) or "declare it under `campaign: {calendar: {UNIT: "
-                "DAYS}}`")
+                "DAYS}}`",
+                key="compile.calendar_unit", unit=unit)
     return ScheduleStep(**base, params=finish(c, node), procedure=procedure, after=after,
                         unit=unit, args=args)
 
@@ -372,30 +391,42 @@ def compile_remove(c: Compiler, node: Node, base: dict[str, Any]) -> Step:
 
 @dataclass(frozen=True)
 class StepForm:
-    """How one step is written: its options besides the common keys, and its compiler."""
+    """How one step is written: its options besides the common keys, its compiler, and
+    the values it hands to its message (``event:``, an `emit`'s key, a `require`'s
+    ``message:``) besides its ``with:`` (a `set` also hands the names it sets, an
+    `update` the fields it changes)."""
 
     keys: tuple[str, ...]
     compile: Callable[[Compiler, Node, dict[str, Any]], Step]
+    hands: tuple[str, ...] = ()
 
 
-#: step key -> its options and the function that compiles it
+_ROLL = ("dice", "total", "text", "values", "percent", "for")
+
+#: step key -> its options, the function that compiles it, what it hands to its message
 STEPS: dict[str, StepForm] = {
     "set": StepForm((), compile_set),
-    "roll": StepForm(("as", "values_as", "for", "label"), compile_roll),
-    "check": StepForm(("as", "critical_success", "critical_failure"), compile_check),
-    "contest": StepForm(("as",), compile_contest),
-    "lookup": StepForm(("key", "keys", "shift", "as"), compile_lookup),
-    "for_each": StepForm((), compile_for_each),
-    "if": StepForm(("then", "else"), compile_if),
-    "repeat": StepForm((), compile_repeat),
-    "decide": StepForm(("for", "range", "options", "type", "default", "as"), compile_decide),
-    "update": StepForm(("set", "add"), compile_update),
-    "create": StepForm(("as",), compile_create),
+    "roll": StepForm(("as", "values_as", "for", "label"), compile_roll, _ROLL),
+    "check": StepForm(("as", "critical_success", "critical_failure"), compile_check,
+                      (*_ROLL, "target", "margin", "success", "critical")),
+    "contest": StepForm(("as",), compile_contest,
+                        ("a", "b", "winner", "difference", "a_for", "b_for", "a_plural",
+                         "b_plural")),
+    "lookup": StepForm(("key", "keys", "shift", "as"), compile_lookup,
+                       ("table", "key", "row", "shift")),
+    "for_each": StepForm((), compile_for_each, ("in", "count")),
+    "if": StepForm(("then", "else"), compile_if, ("condition", "value")),
+    "repeat": StepForm((), compile_repeat, ("passes",)),
+    "decide": StepForm(("for", "range", "options", "type", "default", "as"), compile_decide,
+                       ("decision", "value", "source", "for", "reason", "reason_params")),
+    "update": StepForm(("set", "add"), compile_update, ("entity", "changes")),
+    "create": StepForm(("as",), compile_create, ("entity", "in")),
     "emit": StepForm((), compile_emit),
-    "call": StepForm(("as",), compile_call),
-    "return": StepForm((), compile_return),
+    "call": StepForm(("as",), compile_call, ("procedure", "result")),
+    "return": StepForm((), compile_return, ("value",)),
     "break": StepForm((), compile_break),
     "require": StepForm(("message", "at"), compile_require),
-    "schedule": StepForm(("after", "unit"), compile_schedule),
-    "remove": StepForm((), compile_remove),
+    "schedule": StepForm(("after", "unit"), compile_schedule,
+                         ("procedure", "after", "unit", "args")),
+    "remove": StepForm((), compile_remove, ("entity", "from")),
 }

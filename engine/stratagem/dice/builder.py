@@ -104,6 +104,7 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
                 f"a number of {len(token)} digits is too long",
                 text=self.text,
                 pos=token.start_pos,
+                key="dice.long_number", params={"digits": len(token)},
             ) from None
 
     def name(self, children: list[Token]) -> Name:

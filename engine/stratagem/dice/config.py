@@ -33,6 +33,7 @@ class DiceDialect:
             raise DiceValueError(
                 f"the default die must have a whole number of sides of at least 1, not {sides!r}",
                 hint="6 is the common choice; use None for a ruleset where every die states its sides",
+                key="dice.default_sides", params={"sides": repr(sides)},
             )
 
 
@@ -72,5 +73,6 @@ class DiceLimits:
             value = getattr(self, field.name)
             if type(value) is not int or value < 1:
                 raise DiceValueError(
-                    f"dice limit {field.name} must be a whole number of at least 1, not {value!r}"
+                    f"dice limit {field.name} must be a whole number of at least 1, not {value!r}",
+                    key="dice.bad_limit", params={"limit": field.name, "value": repr(value)},
                 )

@@ -9,6 +9,8 @@ expression with a caret under it, ready to print.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from stratagem.errors import LimitError, StratagemError, Texts, caret
 
 
@@ -43,9 +45,13 @@ class DiceError(StratagemError):
         hint: str | None = None,
         text: str | None = None,
         pos: int | None = None,
+        key: str | None = None,
+        params: Mapping[str, object] | None = None,
+        hint_key: str | None = None,
     ) -> None:
         context = caret(text, pos) if text is not None and pos is not None else None
-        super().__init__(message, hint=hint, context=context)
+        super().__init__(message, hint=hint, context=context, key=key, params=params,
+                         hint_key=hint_key)
         self.text = text
         self.column = None if pos is None else pos + 1
 

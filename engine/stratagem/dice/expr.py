@@ -57,12 +57,15 @@ def make_plan(expr: DiceExpr, env: Env, limits: DiceLimits) -> Plan:
                     f"the number of repetitions must be at least 1, not {short(repeat)}",
                     text=expr.text,
                     pos=0,
+                    key="dice.repeat_positive", params={"repeat": short(repeat)},
                 )
             if repeat > limits.max_repeat:
                 raise DiceLimitError(
                     f"{short(repeat)} repetitions is more than the limit of {limits.max_repeat}",
                     text=expr.text,
                     pos=0,
+                    key="dice.repeat_limit",
+                    params={"repeat": short(repeat), "max": str(limits.max_repeat)},
                 )
         body = resolver.resolve(expr.body)
         if resolver.dice * repeat > limits.max_dice:
@@ -71,11 +74,15 @@ def make_plan(expr: DiceExpr, env: Env, limits: DiceLimits) -> Plan:
                 f"limit of {limits.max_dice} dice per roll",
                 text=expr.text,
                 pos=0,
+                key="dice.too_many_repeated",
+                params={"repeat": str(repeat), "each": str(resolver.dice),
+                        "total": str(repeat * resolver.dice), "max": str(limits.max_dice)},
             )
         low, high = bounds(body)
         return Plan(body, repeat, low, high, env, compile_roller(body), limits)
     except RecursionError:
-        raise DiceLimitError("the expression nests too deeply", text=expr.text) from None
+        raise DiceLimitError("the expression nests too deeply", text=expr.text,
+                             key="dice.too_deep") from None
 
 
 _cached_plan = lru_cache(maxsize=4096)(make_plan)
@@ -194,7 +201,8 @@ def build_distribution(expr: DiceExpr, plan: Plan) -> Distribution:
     try:
         low, weights = compute(plan.body, plan.limits)
     except RecursionError:
-        raise DiceLimitError("the expression nests too deeply", text=expr.text) from None
+        raise DiceLimitError("the expression nests too deeply", text=expr.text,
+                             key="dice.too_deep") from None
     one = Distribution.from_weights(low, weights, is_percent=expr.is_percent)
     if plan.repeat == 1:
         return one

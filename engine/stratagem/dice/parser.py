@@ -36,7 +36,8 @@ def parse_dice(
     if isinstance(text, int) and not isinstance(text, bool):
         text = str(text)
     if not isinstance(text, str):
-        raise DiceSyntaxError(f"a dice expression must be text, not {type(text).__name__}")
+        raise DiceSyntaxError(f"a dice expression must be text, not {type(text).__name__}",
+                              key="dice.not_text", params={"type": type(text).__name__})
     return _parse(text, dialect, limits)
 
 
@@ -55,11 +56,13 @@ def _parse(text: str, dialect: DiceDialect, limits: DiceLimits) -> DiceExpr:
             hint="a dice expression is short; check that the right text was given",
             text=text,
             pos=limits.max_length,
+            key="dice.too_long", params={"n": str(len(text)), "max": str(limits.max_length)},
         )
     stripped = text.strip()
     if not stripped:
         raise DiceSyntaxError(
-            "empty dice expression", hint="write a roll such as 1d6, 3d6+2 or 2d20kh1"
+            "empty dice expression", hint="write a roll such as 1d6, 3d6+2 or 2d20kh1",
+            key="dice.nothing",
         )
     plain = stripped.translate(_PLAIN)
     _check_nesting(plain, limits)
@@ -68,7 +71,8 @@ def _parse(text: str, dialect: DiceDialect, limits: DiceLimits) -> DiceExpr:
     try:
         repeat, body, is_percent = build(plain, dialect)
     except RecursionError:
-        raise DiceLimitError("the expression nests too deeply", text=stripped) from None
+        raise DiceLimitError("the expression nests too deeply", text=stripped,
+                             key="dice.too_deep") from None
     return interned(stripped, body, repeat, is_percent, dialect, limits)
 
 
@@ -83,6 +87,7 @@ def _check_nesting(text: str, limits: DiceLimits) -> None:
                     hint="remove the extra parentheses",
                     text=text,
                     pos=pos,
+                    key="dice.parentheses_deep", params={"max": str(limits.max_nesting)},
                 )
         elif ch == ")":
             depth -= 1

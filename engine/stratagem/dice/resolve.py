@@ -89,6 +89,7 @@ def bind(text: str, body: Node, needed: frozenset[str], names: Mapping[str, obje
                 f"the name {name} must be a whole number, not {value!r}",
                 hint="round it first, e.g. with // or math.ceil",
                 text=text,
+                key="dice.name_not_whole", params={"name": name, "value": repr(value)},
             )
         env.append((name, operator.index(value)))  # type: ignore[arg-type]
     return tuple(env)
@@ -200,6 +201,8 @@ class Resolver:
                 hint="raise DiceLimits.max_sides if the ruleset really needs it",
                 text=self.text,
                 pos=node.pos,
+                key="dice.sides_limit",
+                params={"sides": short(sides), "max": str(limits.max_sides)},
             )
         if count < 0:
             raise self._value_error(
@@ -212,6 +215,8 @@ class Resolver:
                 f"{limits.max_dice} dice per roll",
                 text=self.text,
                 pos=node.pos,
+                key="dice.count_limit",
+                params={"n": short(max(count, self.dice)), "max": str(limits.max_dice)},
             )
         depth = 0
         if node.explode:

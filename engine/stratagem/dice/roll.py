@@ -178,6 +178,7 @@ class RollResult:
             raise DiceValueError(
                 f"{expr.text} gives {repeat} separate results; state each one",
                 hint="use RollResult.from_values(expr, [first, second, ...])",
+                key="dice.state_each", params={"expr": expr.text, "n": repeat},
             )
         return cls.from_values(expr, [total], names)
 
@@ -191,17 +192,23 @@ class RollResult:
         if len(stated) != plan.repeat:
             raise DiceValueError(
                 f"{expr.text} gives {plan.repeat} result{'s' if plan.repeat > 1 else ''}, "
-                f"but {len(stated)} were stated"
+                f"but {len(stated)} were stated",
+                key="dice.results_count",
+                params={"expr": expr.text, "n": plan.repeat, "stated": len(stated)},
             )
         single: Distribution | None = None
         checked = False
         for value in stated:
             if isinstance(value, bool) or not isinstance(value, int):
-                raise DiceValueError(f"a stated result must be a whole number, not {value!r}")
+                raise DiceValueError(f"a stated result must be a whole number, not {value!r}",
+                                     key="dice.stated_not_whole", params={"value": repr(value)})
             if not plan.low <= value <= plan.high:
                 raise DiceValueError(
                     f"{expr.text} cannot roll {short(value)} "
-                    f"(range {short(plan.low)}..{short(plan.high)})"
+                    f"(range {short(plan.low)}..{short(plan.high)})",
+                    key="dice.cannot_roll_range",
+                    params={"expr": expr.text, "value": short(value), "low": short(plan.low),
+                            "high": short(plan.high)},
                 )
             if not checked:
                 checked = True
@@ -213,6 +220,9 @@ class RollResult:
                 raise DiceValueError(
                     f"{expr.text} cannot roll {value}",
                     hint=f"it rolls {_sample(single)} within {plan.low}..{plan.high}",
+                    key="dice.cannot_roll",
+                    params={"expr": expr.text, "value": str(value), "sample": _sample(single),
+                            "low": str(plan.low), "high": str(plan.high)},
                 )
         return cls(expr, sum(stated), tuple(stated), (), plan.env, "stated")
 
@@ -236,6 +246,7 @@ class _Script:
             raise DiceValueError(
                 f"{self.text} rolls more dice than the {len(self.faces)} faces given",
                 hint="give one face per die, in the order the expression rolls them",
+                key="dice.faces_short", params={"expr": self.text, "n": len(self.faces)},
             )
         face = self.faces[self.used]
         self.used += 1
@@ -243,11 +254,15 @@ class _Script:
             raise DiceValueError(
                 f"face {face!r} (number {self.used}) is impossible on a d{high}",
                 hint=f"a d{high} shows {low} to {high}",
+                key="dice.face_impossible",
+                params={"face": repr(face), "n": self.used, "high": high, "low": low},
             )
         return face
 
     def finish(self) -> None:
         if self.used != len(self.faces):
             raise DiceValueError(
-                f"{len(self.faces)} faces were given but {self.text} rolls only {self.used} dice"
+                f"{len(self.faces)} faces were given but {self.text} rolls only {self.used} dice",
+                key="dice.faces_extra",
+                params={"n": len(self.faces), "expr": self.text, "used": self.used},
             )

@@ -64,12 +64,17 @@ def check_size(outcomes: int, weight_bits: int, limits: DiceLimits) -> None:
             f"the exact distribution would have {short(outcomes)} outcomes, more than the limit of "
             f"{limits.max_outcomes}",
             hint="roll it instead, or raise DiceLimits.max_outcomes",
+            key="dice.outcomes_limit",
+            params={"n": short(outcomes), "max": str(limits.max_outcomes)},
         )
     if outcomes * weight_bits > limits.max_distribution_bits:
         raise DiceLimitError(
             f"the exact distribution is too large to compute ({short(outcomes)} outcomes with "
             f"{short(weight_bits)}-bit exact weights; limit {limits.max_distribution_bits} bits)",
             hint="roll it instead, or raise DiceLimits.max_distribution_bits",
+            key="dice.distribution_bits",
+            params={"n": short(outcomes), "bits": short(weight_bits),
+                    "max": str(limits.max_distribution_bits)},
         )
 
 
@@ -80,6 +85,8 @@ def check_work(steps: int, limits: DiceLimits) -> None:
             f"the exact distribution needs about {short(steps)} steps, more than the limit of "
             f"{limits.max_distribution_work}",
             hint="roll it instead, or raise DiceLimits.max_distribution_work",
+            key="dice.distribution_work",
+            params={"n": short(steps), "max": str(limits.max_distribution_work)},
         )
 
 

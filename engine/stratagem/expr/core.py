@@ -70,7 +70,8 @@ class ExpressionError(StratagemError):
 def _safe_power(a: Any, b: Any) -> Any:
     if abs(b) > MAX_POWER or abs(a) > 10**6:
         raise ExpressionError(f"{describe_number(a)} ** {describe_number(b)} is too large to "
-                              "compute")
+                              "compute", key="expr.power_too_large",
+                              params={"a": describe_number(a), "b": describe_number(b)})
     return check_number(a**b)
 
 
@@ -87,7 +88,8 @@ def _add(a: Any, b: Any) -> Any:
             hasattr(a, "__len__") and hasattr(b, "__len__")):
         if len(a) + len(b) > MAX_LENGTH:
             raise ExpressionError(f"joining these would make text or a list longer than "
-                                  f"{MAX_LENGTH:,}")
+                                  f"{MAX_LENGTH:,}",
+                                  key="expr.join_too_long", params={"max": MAX_LENGTH})
         joined = a + b
         METER.charge(len(joined))
         return joined
@@ -101,7 +103,8 @@ def _mult(a: Any, b: Any) -> Any:
     if (hasattr(a, "__len__") and b * len(a) > MAX_LENGTH) or (
             hasattr(b, "__len__") and a * len(b) > MAX_LENGTH):
         raise ExpressionError(f"repeating this would make text or a list longer than "
-                              f"{MAX_LENGTH:,}")
+                              f"{MAX_LENGTH:,}",
+                              key="expr.repeat_too_long", params={"max": MAX_LENGTH})
     result = a * b
     if hasattr(result, "__len__"):
         # its items count as the battle's work; its lists within lists are bounded in full
@@ -114,7 +117,8 @@ def _mult(a: Any, b: Any) -> Any:
 
 def _div(a: Any, b: Any) -> Any:
     if b == 0:
-        raise ExpressionError("division by zero", hint="guard the divisor, e.g. `x / max(n, 1)`")
+        raise ExpressionError("division by zero", hint="guard the divisor, e.g. `x / max(n, 1)`",
+                              key="expr.division_by_zero")
     if isinstance(a, int) and isinstance(b, int):
         q, r = divmod(a, b)
         return q if r == 0 else Fraction(a, b)
@@ -123,13 +127,15 @@ def _div(a: Any, b: Any) -> Any:
 
 def _floordiv(a: Any, b: Any) -> Any:
     if b == 0:
-        raise ExpressionError("division by zero", hint="guard the divisor, e.g. `x // max(n, 1)`")
+        raise ExpressionError("division by zero", hint="guard the divisor, e.g. `x // max(n, 1)`",
+                              key="expr.floor_division_by_zero")
     return a // b
 
 
 def _mod(a: Any, b: Any) -> Any:
     if b == 0:
-        raise ExpressionError("modulo by zero")
+        raise ExpressionError("modulo by zero",
+                              key="expr.modulo_by_zero")
     return a % b
 
 
@@ -228,7 +234,8 @@ def _sorted_with(read: Callable[[Any, str], Any]) -> Callable[..., list[Any]]:
         if key is None:
             return sorted(items, reverse=reverse)
         if not isinstance(key, str) or key.startswith("_"):
-            raise ExpressionError("sorted(): key must name a field, e.g. key='br'")
+            raise ExpressionError("sorted(): key must name a field, e.g. key='br'",
+                                  key="expr.sorted_key")
         return sorted(items, key=lambda item: read(item, key), reverse=reverse)
 
     return sorted_
@@ -606,7 +613,8 @@ class Evaluator:
         mode = mode or os.environ.get("STRATAGEM_EVALUATOR") or "compiled"
         if mode not in EVALUATORS:
             raise StratagemError(f"unknown evaluator '{mode}'",
-                                 hint="STRATAGEM_EVALUATOR is 'compiled' or 'simpleeval'")
+                                 hint="STRATAGEM_EVALUATOR is 'compiled' or 'simpleeval'",
+                                 key="expr.unknown_evaluator", params={"mode": mode})
         self.mode = mode
         self.attribute = attribute
         self.namespace = compiled.namespace({}, OPERATORS, attribute, checked_call)
@@ -651,12 +659,29 @@ class Evaluator:
             if self.mode == "compiled":
                 return self._function(expr)(scope)
             return self._simpleeval(expr, scope)
-        except CallFailed as failed:
-            raise _call_error(failed, expr) from None
-        except UnknownMember as err:
-            raise ExpressionError(f"`{expr.text}`: {err.message}", location=expr.location,
-                                  hint=err.hint) from None
-        except StratagemError as err:
+        except Exception as err:  # noqa: BLE001 - every failure becomes a rule-file error
+            raise self.failure(err, expr, scope) from None
+
+    def function(self, expr: Expr) -> Callable[[Mapping[str, Any]], Any] | None:
+        """The compiled function that :meth:`eval` calls for ``expr`` (made now if need be;
+        None for the simpleeval evaluator). Whoever calls it directly hands what it raises
+        to :meth:`failure`, as :meth:`eval` does."""
+        return self._function(expr) if self.mode == "compiled" else None
+
+    def failure(self, err: Exception, expr: Expr, scope: Mapping[str, Any]) -> Exception:
+        """The rule-file error that ``err``, raised while evaluating ``expr`` in ``scope``,
+        becomes."""
+        if isinstance(err, CallFailed):
+            return _call_error(err, expr)
+        if isinstance(err, UnknownMember):  # the expression, then the error in the reader's language
+            return ExpressionError(
+                f"`{expr.text}`: {err.message}", location=expr.location, hint=err.hint,
+                key="expr.in" if err.key else None,
+                hint_key=(err.hint_key or f"{err.key}.hint") if err.key else None,
+                params={**err.params, "expr": expr.text,
+                        "inner": Term(err.key or "", err.message, tuple(err.params.items()))},
+            )
+        if isinstance(err, StratagemError):
             if err.location is None:
                 err.location = expr.location
             if err.message and not err.message.startswith("`"):
@@ -667,13 +692,12 @@ class Evaluator:
                               inner=inner)
                 else:
                     err.message = f"`{expr.text}`: {err.message}"
-            raise
-        except Exception as err:  # noqa: BLE001 - every failure becomes a rule-file error
-            if self.mode == "compiled" and isinstance(err, CALL_ERRORS):
-                called = self._failed_call(expr, scope)
-                if called is not None:
-                    raise called from None
-            raise _explain(err, expr, scope) from None
+            return err
+        if self.mode == "compiled" and isinstance(err, CALL_ERRORS):
+            called = self._failed_call(expr, scope)
+            if called is not None:
+                return called
+        return _explain(err, expr, scope)
 
     def _failed_call(self, expr: Expr, scope: Mapping[str, Any]) -> ExpressionError | None:
         """The failed call that made a compiled expression fail, if a call did: the
@@ -746,30 +770,42 @@ def _explain(err: Exception, expr: Expr, scope: Mapping[str, Any]) -> Exception:
     text = expr.text
     if isinstance(err, NameNotDefined):
         return ExpressionError(f"`{text}`: the name '{err.name}' is not defined here",
-                               location=expr.location)
+                               location=expr.location,
+                               key="compile.unknown_name", params={"expr": text, "name": err.name})
     if isinstance(err, KeyError) and err.args and err.args[0] in expr.names and (
             err.args[0] not in scope):
         return ExpressionError(f"`{text}`: the name '{err.args[0]}' is not defined here",
-                               location=expr.location)
+                               location=expr.location,
+                               key="compile.unknown_name",
+                               params={"expr": text, "name": err.args[0]})
     if isinstance(err, (AttributeDoesNotExist, AttributeError)):
         attr = getattr(err, "attr", None) or getattr(err, "name", None)
         return ExpressionError(f"`{text}`: no field or value called '{attr}'",
-                               location=expr.location)
+                               location=expr.location,
+                               key="expr.no_member", params={"expr": text, "attr": attr})
     if isinstance(err, compiled.MissingEntry):
-        return ExpressionError(f"`{text}` failed: no entry {err.key!r}", location=expr.location)
+        return ExpressionError(f"`{text}` failed: no entry {err.key!r}", location=expr.location,
+                               key="expr.no_entry", params={"expr": text, "entry": repr(err.key)})
     if isinstance(err, compiled.MethodRefused):
         return ExpressionError(f"`{text}`: '.{err.attr}' is a method; rule expressions use "
-                               "values and functions only", location=expr.location)
+                               "values and functions only", location=expr.location,
+                               key="expr.method_attr", params={"expr": text, "attr": err.attr})
     if isinstance(err, FunctionNotDefined):
         return ExpressionError(f"`{text}`: unknown function '{err.func_name}'",
-                               location=expr.location)
+                               location=expr.location,
+                               key="compile.unknown_function",
+                               params={"expr": text, "name": err.func_name})
     if isinstance(err, NameError):
         name = compiled.function_name(getattr(err, "name", "") or "")
-        return ExpressionError(f"`{text}`: unknown function '{name}'", location=expr.location)
+        return ExpressionError(f"`{text}`: unknown function '{name}'", location=expr.location,
+                               key="compile.unknown_function", params={"expr": text, "name": name})
     if isinstance(err, (IterableTooLong, NumberTooHigh, compiled.TooManyItems,
                         FeatureNotAvailable, InvalidExpression)):
-        return ExpressionError(f"`{text}`: {err}", location=expr.location)
+        return ExpressionError(f"`{text}`: {err}", location=expr.location,
+                               key="expr.refused", params={"expr": text, "problem": str(err)})
     if isinstance(err, (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError,
                         OverflowError, RecursionError)):
-        return ExpressionError(f"`{text}` failed: {plain_words(err)}", location=expr.location)
+        return ExpressionError(f"`{text}` failed: {plain_words(err)}", location=expr.location,
+                               key="expr.failed",
+                               params={"expr": text, "problem": plain_words(err)})
     raise err

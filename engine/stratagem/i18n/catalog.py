@@ -33,6 +33,7 @@ from stratagem.i18n.language import Language, is_number
 from stratagem.i18n.messages import Message, MessageSyntaxError, parse_message
 from stratagem.i18n.names import NameBook
 from stratagem.i18n.plural import PluralRule
+from stratagem.loader.access import STRICT
 from stratagem.loader.yamlio import load_yaml
 
 #: The language every other falls back to.
@@ -81,6 +82,7 @@ def check_language_code(code: str) -> str:
         raise StratagemError(
             f"{code!r} is not a language code",
             hint="use a code like en, ru, pl or pt-BR (the name of a locale file without .yaml)",
+            key="locale.bad_code", params={"code": repr(code)},
         )
     return code
 
@@ -97,7 +99,7 @@ def _where(doc: object, key: str, source: str) -> Location:
     return Location(file=source)
 
 
-def _message_location(location: Location, text: str, offset: int) -> Location:
+def message_location(location: Location, text: str, offset: int) -> Location:
     """Point at the faulty character when the message sits on one line of the file as written.
 
     ``location`` is where the loader says the value is. For a plain or quoted
@@ -234,7 +236,7 @@ def parse_locale(doc: Mapping[str, Any], source: str, expected: str | None = Non
             result.messages[key] = parse_message(text)
         except MessageSyntaxError as err:
             err.of_key(key)
-            errors.append(err.with_location(_message_location(where, text, err.offset)))
+            errors.append(err.with_location(message_location(where, text, err.offset)))
             continue
         result.locations[key] = where
     if errors:
@@ -249,7 +251,9 @@ def read_locale(path: Path) -> LocaleFile:
         stat = path.stat()
     except OSError as err:
         raise StratagemError(f"cannot read the locale file: {err.strerror}",
-                             location=Location(file=str(path))) from None
+                             location=Location(file=str(path)),
+                             key="locale.unreadable",
+                             params={"reason": str(err.strerror)}) from None
     return _read_locale_cached(str(path), stat.st_mtime_ns, stat.st_size)
 
 
@@ -273,7 +277,7 @@ def find_locale_files(
         place = Path(place)
         if place.is_dir():
             for path in sorted(place.glob("*.yaml")):
-                if wanted is None or path.stem in wanted:
+                if (wanted is None or path.stem in wanted) and STRICT.confined(path, place):
                     found.append(path)
         elif wanted is None or place.stem in wanted:
             found.append(place)

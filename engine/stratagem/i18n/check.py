@@ -45,6 +45,7 @@ from stratagem.i18n.catalog import (
 from stratagem.i18n.engine_keys import engine_keys
 from stratagem.i18n.messages import Message
 from stratagem.i18n.plural import plural_rule
+from stratagem.loader.access import STRICT
 
 
 @dataclass
@@ -225,9 +226,11 @@ class CheckReport:
         return "\n".join(lines)
 
 
-def _read_all(
+def read_locales(
     paths: Iterable[Path], language: str, errors: list[StratagemError]
 ) -> list[LocaleFile]:
+    """The locale files of one language that read; the errors of the others go into
+    ``errors``."""
     read: list[LocaleFile] = []
     for path in paths:
         try:
@@ -242,6 +245,8 @@ def _read_all(
             errors.append(StratagemError(
                 f"this file is listed for language {language!r} but is {locale.language!r}",
                 location=Location(file=locale.path),
+                key="locale.other_language",
+                params={"listed": repr(language), "found": repr(locale.language)},
             ))
             continue
         read.append(locale)
@@ -277,10 +282,10 @@ def check_locales(
     own: dict[str, list[LocaleFile]] = {}
     base: dict[str, list[LocaleFile]] = {}
     for lang in sorted(locale_files_by_lang):
-        own[lang] = _read_all(locale_files_by_lang.get(lang, []), lang, report.errors)
-        base[lang] = _read_all(inherited.get(lang, []), lang, [])
+        own[lang] = read_locales(locale_files_by_lang.get(lang, []), lang, report.errors)
+        base[lang] = read_locales(inherited.get(lang, []), lang, [])
     reference = FALLBACK_LANGUAGE
-    ref_files = (_read_all(inherited.get(reference, []), reference, [])
+    ref_files = (read_locales(inherited.get(reference, []), reference, [])
                  + own.get(reference, []))
     ref_texts = _texts(ref_files)
     ref_where = _where_in(ref_files)
@@ -345,10 +350,12 @@ def _where_in(files: list[LocaleFile]) -> dict[str, Location]:
 
 
 def files_by_language(folder: Path) -> dict[str, list[Path]]:
-    """``{lang: [folder/<lang>.yaml]}`` for the locale files in ``folder`` (empty if none)."""
+    """``{lang: [folder/<lang>.yaml]}`` for the locale files in ``folder`` (empty if none;
+    a link out of the ruleset's folder is none)."""
     if not folder.is_dir():
         return {}
-    return {path.stem: [path] for path in sorted(folder.glob("*.yaml"))}
+    return {path.stem: [path] for path in sorted(folder.glob("*.yaml"))
+            if STRICT.confined(path, folder.parent)}
 
 
 def check_engine(extra: Mapping[str, list[Path]] | None = None) -> CheckReport:

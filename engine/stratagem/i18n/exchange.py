@@ -148,11 +148,13 @@ def import_po(data: bytes, english: list[LocaleFile], existing: list[LocaleFile]
         catalog = read_po(BytesIO(data), abort_invalid=True)
     except (PoFileError, ValueError, UnicodeDecodeError) as err:
         raise StratagemError(f"not a PO file: {err}", location=Location(source_name),
-                             hint="export one with stratagem i18n export --format po") from None
+                             hint="export one with stratagem i18n export --format po",
+                             key="exchange.not_po", params={"problem": str(err)}) from None
     language = str(catalog.locale_identifier or "").replace("_", "-")
     if not language:
         raise StratagemError("the PO file does not say its language",
-                             location=Location(source_name), hint="set its Language: header")
+                             location=Location(source_name), hint="set its Language: header",
+                             key="exchange.po_language")
     source, _, _ = _merged(english)
     old, old_stamps, _ = _merged(existing)
     result = Translations(language)
@@ -246,12 +248,14 @@ def import_xliff(data: bytes, english: list[LocaleFile], existing: list[LocaleFi
     except ElementTree.ParseError as err:
         line, column = err.position
         raise StratagemError(f"not an XLIFF file: {err}",
-                             location=Location(source_name, line, column + 1)) from None
+                             location=Location(source_name, line, column + 1),
+                             key="exchange.not_xliff", params={"problem": str(err)}) from None
     file = root.find(f"{{{_XLIFF}}}file")
     language = file.get("target-language", "") if file is not None else ""
     if not language:
         raise StratagemError("the XLIFF file does not say its target-language",
-                             location=Location(source_name))
+                             location=Location(source_name),
+                             key="exchange.xliff_language")
     source, _, _ = _merged(english)
     _, old_stamps, _ = _merged(existing)
     result = Translations(language)

@@ -121,11 +121,15 @@ _MISSING = object()
 class Message:
     """One parsed message: :func:`parse_message` builds it, :meth:`format` fills it in."""
 
-    __slots__ = ("_text", "arguments", "parts", "plurals", "source")
+    __slots__ = ("_text", "arguments", "parts", "plurals", "quoted", "source")
 
-    def __init__(self, source: str, parts: tuple[Part, ...]) -> None:
+    def __init__(self, source: str, parts: tuple[Part, ...],
+                 quoted: tuple[tuple[int, str], ...] = ()) -> None:
         self.source = source
         self.parts = parts
+        #: ``(offset of the opening apostrophe, the text it quotes)`` of each quoted span:
+        #: shown as it is written, braces and all (see :func:`literal_placeholders`)
+        self.quoted = quoted
         #: Every parameter name the message reads (plural and select ones included).
         self.arguments: frozenset[str] = frozenset(_arguments(parts))
         #: ``(parameter, forms written)`` for each plural, in order.
@@ -164,7 +168,21 @@ def parse_message(text: str) -> Message:
         raise MessageSyntaxError(
             "'}' closes nothing (to show a brace write '}')", text, parser.pos,
             "message.reason.stray_brace")
-    return Message(text, parts)
+    return Message(text, parts, tuple(parser.spans))
+
+
+_QUOTED_NAME = re.compile(r"\{\s*([^\W\d]\w*)")
+
+
+def literal_placeholders(message: Message) -> list[tuple[int, str]]:
+    """Placeholders that ICU quoting shows as literal text: in ``{side} needs '{field}'``
+    the apostrophe before ``{`` quotes ``{field}``, so the reader sees the braces, not the
+    value. Each is ``(offset in the text, parameter name)``."""
+    found = []
+    for start, chunk in message.quoted:
+        for match in _QUOTED_NAME.finditer(chunk):
+            found.append((start + 1 + match.start(), match.group(1)))
+    return found
 
 
 class _Parser:
@@ -173,6 +191,8 @@ class _Parser:
     def __init__(self, text: str) -> None:
         self.text = text
         self.pos = 0
+        #: the quoted spans read: (offset of the apostrophe, the text quoted)
+        self.spans: list[tuple[int, str]] = []
 
     def fail(self, reason: str, offset: int | None = None, key: str = "",
              **params: object) -> MessageSyntaxError:
@@ -226,6 +246,7 @@ class _Parser:
                         k += 2
                         continue
                     self.pos = k + 1
+                    self.spans.append((start, text[start + 1:k]))
                     return "".join(chunk)
                 chunk.append(text[k])
                 k += 1
@@ -412,15 +433,23 @@ def _plurals(parts: tuple[Part, ...]) -> list[tuple[str, frozenset[str]]]:
 
 
 def _lookup(params: Mapping[str, object], arg: Arg) -> object:
+    """The value ``{a.b.c}`` names: keys of maps, members of entities (what a rule may
+    read), public attributes of other values; never a method or anything private (``_``):
+    a placeholder cannot print ``<bound method ...>`` or reach the objects behind a value."""
     value = params.get(arg.path[0], _MISSING)
     for segment in arg.path[1:]:
-        if value is _MISSING or value is None:
+        if value is _MISSING or value is None or segment.startswith("_"):
             return _MISSING
         if isinstance(value, Mapping):
             value = value.get(segment, _MISSING)
+        elif callable(getattr(type(value), "member", None)):
+            try:
+                value = value.member(segment)  # type: ignore[attr-defined]
+            except (AttributeError, KeyError, LookupError):
+                return _MISSING
         else:
             value = getattr(value, segment, _MISSING)
-    return value
+    return _MISSING if callable(value) else value
 
 
 def _as_number(value: object) -> int | float | Fraction | Decimal | None:

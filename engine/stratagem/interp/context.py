@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from stratagem.errors import LimitError
@@ -15,7 +15,6 @@ from stratagem.interp.trace import Event
 from stratagem.model.entities import Entity
 from stratagem.model.ruleset import Ruleset
 from stratagem.model.steps import KIND, Step
-
 
 #: Steps between two looks at the clock (``--max-seconds``) and at ``limits.max_steps``.
 CHECK_EVERY = 1000
@@ -41,7 +40,9 @@ class Run:
     SECONDS: float | None = None
 
     def __init__(self, ruleset: Ruleset, root: Entity, dice: DiceSource,
-                 decisions: Decisions, *, tracing: bool = True) -> None:
+                 decisions: Decisions, *, tracing: bool = True,
+                 generated: Mapping[str, Callable[[Run, dict[str, Any]], Any]] | None = None
+                 ) -> None:
         self.ruleset = ruleset
         self.root = root
         self.dice = dice
@@ -52,6 +53,9 @@ class Run:
         self.steps = 0
         self.depth = 0
         self.procedure = ""
+        #: the procedures as Python functions, by name (``interp.codegen``, made for this
+        #: run's `tracing`), or None: the interpreter runs their step records
+        self.generated = generated
         #: evaluates the expressions (steps call ``run.evaluator.eval``: a compiled call)
         self.evaluator = ruleset.evaluator
         #: the steps after which run_block next looks at the clock and the bound on steps

@@ -30,11 +30,13 @@ def stated_result(expr: DiceExpr, stated: Any, names: Mapping[str, int]) -> Roll
             return RollResult.from_faces(expr, list(stated["faces"]), names)
         if "total" in stated:
             return RollResult.from_total(expr, stated["total"], names)
-        raise DiceError("a stated roll is a total, a list of faces, or {values: [...]}")
+        raise DiceError("a stated roll is a total, a list of faces, or {values: [...]}",
+                        key="dice.stated_shape")
     if isinstance(stated, list):
         return RollResult.from_faces(expr, stated, names)
     if isinstance(stated, bool) or not isinstance(stated, int):
-        raise DiceError(f"a stated roll must be a whole number, not {stated!r}")
+        raise DiceError(f"a stated roll must be a whole number, not {stated!r}",
+                        key="dice.stated_whole", params={"value": repr(stated)})
     return RollResult.from_total(expr, stated, names)
 
 

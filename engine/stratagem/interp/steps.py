@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, NoReturn
 
 from mypy_extensions import mypyc_attr
 
 from stratagem.dice import parse_dice
-from stratagem.errors import LimitError, Location, StratagemError
+from stratagem.errors import LimitError, Location, StratagemError, Word, a_or_an
 from stratagem.expr import SAFE_RESULT_TYPES, Expr, compile_expr
 from stratagem.expr.bounds import MAX_MAGNITUDE, ValueTooLarge, stored
 from stratagem.expr.calls import describe, plain_words
@@ -100,21 +100,38 @@ def call(run: Run, name: str, args: Mapping[str, Any], location: Location | None
     missing = [p for p in proc.params if p not in args]
     if missing:
         raise StratagemError(f"procedure '{name}' needs {', '.join(missing)}",
-                             location=location, hint="pass them with `with:`")
+                             location=location, hint="pass them with `with:`",
+                             key="run.call_missing",
+                             params={"procedure": name, "missing": ", ".join(missing)})
     unknown = [a for a in args if a not in proc.params]
     if unknown:
         raise StratagemError(f"procedure '{name}' takes no parameter {', '.join(unknown)}",
-                             location=location)
+                             location=location, key="run.call_unknown",
+                             params={"procedure": name, "unknown": ", ".join(unknown)})
     return enter(run, proc, dict(args), location)
 
 
 def enter(run: Run, proc: Procedure, scope: dict[str, Any],
           location: Location | None = None) -> Any:
-    """Run ``proc`` with its arguments in ``scope`` and return what it returns."""
+    """Run ``proc`` with its arguments in ``scope`` and return what it returns: its
+    generated function if the run has them (``interp.codegen``), else its records."""
     if run.depth > run.limits.max_call_depth:
-        raise LimitError(f"procedures call each other more than "
-                         f"{run.limits.max_call_depth} deep", location=location,
-                         hint="a procedure that calls itself without end?")
+        too_deep(run, location)
+    generated = run.generated
+    if generated is not None:
+        return generated[proc.name](run, scope)
+    return run_procedure(run, proc, scope)
+
+
+def too_deep(run: Run, location: Location | None) -> NoReturn:
+    raise LimitError(f"procedures call each other more than "
+                     f"{run.limits.max_call_depth} deep", location=location,
+                     hint="a procedure that calls itself without end?",
+                     key="run.call_depth", params={"max": run.limits.max_call_depth})
+
+
+def run_procedure(run: Run, proc: Procedure, scope: dict[str, Any]) -> Any:
+    """Interpret the steps of ``proc`` (its depth checked by the caller)."""
     scope["battle"] = run.root
     saved, run.procedure = run.procedure, proc.name
     run.depth += 1
@@ -170,7 +187,8 @@ def _as_int(value: Any, name: str, expr: Expr | None) -> int:
         except (TypeError, ValueError):
             pass
         raise StratagemError(f"dice name '{name}' must be a whole number, got {value!r}",
-                             location=expr.location if expr else None)
+                             location=expr.location if expr else None, key="run.dice_name",
+                             params={"name": name, "value": repr(value)})
     return value
 
 
@@ -325,7 +343,8 @@ def run_contest(run: Run, step: ContestStep, scope: dict[str, Any]) -> None:
         run.record(step, {"tie": score_a, "reroll": rerolls})
         if rerolls > 100:
             raise LimitError("a contest tied more than 100 times in a row",
-                             location=step.location)
+                             location=step.location, key="run.contest_ties",
+                             params={"max": 100})
     winner = "a" if score_a > score_b else "b" if score_b > score_a else None
     result = ContestResult(winner, abs(score_a - score_b), a, b, rerolls)
     if step.target:
@@ -366,12 +385,7 @@ def run_lookup(run: Run, step: LookupStep, scope: dict[str, Any]) -> None:
 
 def run_for_each(run: Run, step: ForEachStep, scope: dict[str, Any]) -> None:
     assert step.items is not None
-    items = run.evaluator.eval(step.items, scope)
-    try:
-        items = list(items)
-    except TypeError:
-        raise StratagemError(f"`for_each` needs a list; `{step.items.text}` gave {items!r}",
-                             location=step.location) from None
+    items = loop_items(step, run.evaluator.eval(step.items, scope))
     if not run.tracing and step.body.trace_only:
         # Nothing to record: only bind what the loop leaves behind.
         if items:
@@ -395,6 +409,17 @@ def run_for_each(run: Run, step: ForEachStep, scope: dict[str, Any]) -> None:
         run.depth -= 1
 
 
+def loop_items(step: ForEachStep, items: Any) -> list[Any]:
+    """What a `for_each` walks through: the value of its `in:` as a list."""
+    try:
+        return list(items)
+    except TypeError:
+        assert step.items is not None
+        raise StratagemError(f"`for_each` needs a list; `{step.items.text}` gave {items!r}",
+                             location=step.location, key="run.for_each_not_list",
+                             params={"expr": step.items.text, "value": repr(items)}) from None
+
+
 def run_if(run: Run, step: IfStep, scope: dict[str, Any]) -> None:
     assert step.cond is not None
     taken = bool(run.evaluator.eval(step.cond, scope))
@@ -405,7 +430,7 @@ def run_if(run: Run, step: IfStep, scope: dict[str, Any]) -> None:
 
 def run_repeat(run: Run, step: RepeatStep, scope: dict[str, Any]) -> None:
     limit = run.limits.max_rounds
-    bound = int(run.evaluator.eval(step.max, scope)) if step.max is not None else None
+    bound = passes(step, run.evaluator.eval(step.max, scope)) if step.max is not None else None
     n = 0
     run.depth += 1
     try:
@@ -416,13 +441,7 @@ def run_repeat(run: Run, step: RepeatStep, scope: dict[str, Any]) -> None:
                 break
             n += 1
             if n > limit:
-                raise LimitError(
-                    f"`repeat` ran {limit} times without ending",
-                    location=step.location,
-                    hint="check its `until:`/`while:` condition, or set `max:`; "
-                         "limits.max_rounds raises the bound",
-                    key="run.repeat_endless", params={"max": limit},
-                )
+                endless(step, limit)
             if step.name:
                 scope[step.name] = n
             marked = step.report and run.tracing
@@ -441,6 +460,25 @@ def run_repeat(run: Run, step: RepeatStep, scope: dict[str, Any]) -> None:
     finally:
         run.depth -= 1
     note(run, step, scope, {"passes": n})
+
+
+def passes(step: RepeatStep, bound: Any) -> int:
+    """The most passes a `repeat` makes: the value of its `max:` as a whole number."""
+    try:
+        return int(bound)
+    except (TypeError, ValueError):
+        assert step.max is not None
+        raise StratagemError(f"`repeat`: `max: {step.max.text}` must be a number, got {bound!r}",
+                             location=step.max.location or step.location,
+                             key="run.repeat_max",
+                             params={"expr": step.max.text, "value": repr(bound)}) from None
+
+
+def endless(step: RepeatStep, limit: int) -> NoReturn:
+    raise LimitError(f"`repeat` ran {limit} times without ending", location=step.location,
+                     hint="check its `until:`/`while:` condition, or set `max:`; "
+                          "limits.max_rounds raises the bound",
+                     key="run.repeat_endless", params={"max": limit})
 
 
 def round_end(run: Run, step: RepeatStep, n: int) -> None:
@@ -484,7 +522,8 @@ def run_update(run: Run, step: UpdateStep, scope: dict[str, Any]) -> None:
         if not isinstance(entity, Entity):
             raise StratagemError(
                 f"`update: {step.entity.text}` must name an entity, got {entity!r}",
-                location=step.location)
+                location=step.location, key="run.update_not_entity",
+                params={"expr": step.entity.text, "value": repr(entity)})
         if entity._kind.name not in step.kinds:
             _check_kind(step, entity)
         inner = scope if step.local else _EntityOverlay(scope, entity)
@@ -539,11 +578,14 @@ def _check_kind(step: UpdateStep, entity: Entity) -> None:
     declared = entity.declaration
     for name in (*step.assign, *step.add):
         if name not in declared.fields and name not in declared.children:
+            fields = ", ".join(declared.fields)
             raise StratagemError(
-                f"a {entity.kind_name} has no field '{name}' to update",
+                f"{a_or_an(entity.kind_name)} has no field '{name}' to update",
                 location=step.places.get(name) or step.location,
                 hint=closest(name, declared.fields)
-                or f"the fields of a {entity.kind_name}: {', '.join(declared.fields)}")
+                or f"the fields of {a_or_an(entity.kind_name)}: {fields}",
+                key="compile.update_no_field",
+                params={"kind": Word(entity.kind_name), "name": name, "fields": fields})
     step.kinds.add(entity.kind_name)
 
 
@@ -568,7 +610,8 @@ def run_create(run: Run, step: CreateStep, scope: dict[str, Any]) -> None:
     if not isinstance(parent, Entity) or step.collection not in parent.declaration.children:
         raise StratagemError(
             f"`create`: {parent!r} has no collection '{step.collection}'",
-            location=step.location)
+            location=step.location, key="run.create_no_collection",
+            params={"parent": repr(parent), "collection": step.collection})
     kind = run.ruleset.kinds[parent.declaration.children[step.collection]]
     if step.copy is not None:
         source = run.evaluator.eval(step.copy, scope)
@@ -578,8 +621,9 @@ def run_create(run: Run, step: CreateStep, scope: dict[str, Any]) -> None:
     run.made_entity(step)
     for name, expr in step.assign.items():
         if name not in kind.fields:
-            raise StratagemError(f"a {kind.name} has no field '{name}'",
-                                 location=step.location)
+            raise StratagemError(f"{a_or_an(kind.name)} has no field '{name}'",
+                                 location=step.location, key="compile.create_no_field",
+                                 params={"kind": Word(kind.name), "name": name})
         entity._f[name] = _field_value(kind.fields, name, run.evaluator.eval(expr, scope),
                                        step, entity)
     parent.adopt(step.collection, entity)
@@ -630,9 +674,9 @@ def run_require(run: Run, step: RequireStep, scope: dict[str, Any]) -> None:
         culprit = run.evaluator.eval(step.blame, scope)
         if isinstance(culprit, Entity) and culprit.origin is not None:
             location = culprit.origin
-    raise StratagemError(text or f"the scenario breaks a rule of this ruleset: "
+    raise StratagemError(text or f"the army or scenario breaks a rule of this ruleset: "
                                  f"{step.cond.text}", location=location,
-                         hint=f"change the scenario so that the rule holds "
+                         hint=f"change the army or scenario so that the rule holds "
                               f"(`{step.cond.text}`, {step.location or 'the ruleset'})")
 
 
@@ -657,7 +701,9 @@ def run_remove(run: Run, step: RemoveStep, scope: dict[str, Any]) -> None:
         parent = entity.parent if isinstance(entity, Entity) else None
         if not isinstance(parent, Entity):
             raise StratagemError(f"`remove: {step.entity.text}` must name an entity in a "
-                                 f"collection, got {entity!r}", location=step.location)
+                                 f"collection, got {entity!r}", location=step.location,
+                                 key="run.remove_not_entity",
+                                 params={"expr": step.entity.text, "value": repr(entity)})
         for coll, items in parent.children_of():
             if any(item is entity for item in items):
                 parent.set(coll, [item for item in items if item is not entity])

@@ -153,6 +153,7 @@ class _Merger:
                 f"'{REMOVE}' must be true",
                 _where(value, REMOVE),
                 hint=f"write '{REMOVE}: true' to delete, or drop the key",
+                key="merge.remove_true", marker=REMOVE,
             )
             return False
         return True
@@ -186,6 +187,7 @@ class _Merger:
                         f"'{REMOVE}' must be the only key of its map when it deletes a key",
                         _where(change),
                         hint=f"write '{key}: {{{REMOVE}: true}}'",
+                        key="merge.remove_alone", marker=REMOVE, field=key,
                     )
                 else:
                     self.check_remove(change)
@@ -277,6 +279,7 @@ class _Merger:
                         "nothing to remove: this item is not in what this file extends",
                         _where(value, key),
                         hint="check its identity (id, key, keys or range), or drop the item",
+                        key="merge.remove_no_item",
                     )
                     continue
                 self.put_copy(result, value, key, path)

@@ -21,10 +21,10 @@ from stratagem.errors import (
     ValidationFailed,
     did_you_mean,
 )
+from stratagem.loader.access import STRICT, Access, is_file, shipped_root
 from stratagem.loader.limits import DEFAULT_LIMITS, LoadLimits
 from stratagem.loader.merge import merge, resolve_markers
 from stratagem.loader.yamlio import PosDict, PosList, load_yaml
-from stratagem.resources import data_dir
 
 _NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*\Z")
 
@@ -48,10 +48,7 @@ def display_path(path: Path) -> str:
 
 
 def _shipped_root() -> Path | None:
-    try:
-        return data_dir("rulesets")
-    except FileNotFoundError:
-        return None
+    return shipped_root()
 
 
 def _looks_like_path(ref: str) -> bool:
@@ -64,19 +61,22 @@ def _looks_like_path(ref: str) -> bool:
 
 
 def _as_ruleset_file(path: Path) -> Path | None:
-    if path.is_dir() and (path / "ruleset.yaml").is_file():
+    if is_file(path / "ruleset.yaml"):
         return path / "ruleset.yaml"
-    if path.is_file():
+    if is_file(path):
         return path
     return None
 
 
-def find_ruleset(ref: str, base_dir: Path | None = None) -> Path:
+def find_ruleset(ref: str, base_dir: Path | None = None, access: Access | None = None,
+                 home: Path | None = None) -> Path:
     """The file a ruleset reference names: a shipped id, ``id/setting``, or a path.
 
     Paths are relative to ``base_dir`` (the referring file's folder; default: the
-    current folder). Raises :class:`StratagemError` (without a location: the caller
-    knows where the reference was written) when nothing matches.
+    current folder). A reference written in a file (``home``: the folder of the file the
+    user named) may only lead where ``access`` allows; one given on the command line
+    (``home`` None) is the user's own. Raises :class:`StratagemError` (without a
+    location: the caller knows where the reference was written) when nothing matches.
     """
     base = Path(base_dir) if base_dir is not None else Path.cwd()
     ref = ref.strip()
@@ -84,7 +84,11 @@ def find_ruleset(ref: str, base_dir: Path | None = None) -> Path:
         raise StratagemError("the ruleset reference is empty", hint="name a ruleset, e.g. 'my-rules'",
                              key="loader.empty_ruleset_ref")
     if _looks_like_path(ref):
-        found = _as_ruleset_file(base / Path(ref).expanduser())
+        if home is not None:
+            target = (access or STRICT).reference(ref, base, home, None, "the ruleset")
+        else:
+            target = base / Path(ref).expanduser()
+        found = _as_ruleset_file(target)
         if found is None:
             raise StratagemError(
                 f"file not found: {ref}",
@@ -104,6 +108,8 @@ def find_ruleset(ref: str, base_dir: Path | None = None) -> Path:
             return candidate
     local = _as_ruleset_file(base / ref)
     if local is not None:
+        if home is not None:
+            (access or STRICT).check(local, home, ref, None, "the ruleset")
         return local
     known = [info.id for info in list_rulesets()]
     known += [setting for info in list_rulesets() for setting in info.settings]
@@ -165,7 +171,8 @@ def _title(folder: Path, lang: str) -> str | None:
     return title if isinstance(title, str) else None
 
 
-def load_document(path: Path | str, limits: LoadLimits = DEFAULT_LIMITS) -> PosDict:
+def load_document(path: Path | str, limits: LoadLimits = DEFAULT_LIMITS,
+                  access: Access = STRICT) -> PosDict:
     """Load a file with its ``include:`` files and ``extends:`` chain, merged.
 
     The file's own keys come first, then each included file is merged over them in
@@ -173,46 +180,63 @@ def load_document(path: Path | str, limits: LoadLimits = DEFAULT_LIMITS) -> PosD
     same way). ``kind`` is the topmost file's. Raises :class:`StratagemError` or
     :class:`ValidationFailed` (every file error found) and :class:`LimitError`.
     """
-    return load_document_chain(path, limits)[0]
+    return load_document_chain(path, limits, access=access)[0]
 
 
 def load_document_chain(path: Path | str, limits: LoadLimits = DEFAULT_LIMITS,
-                        read: list[Path] | None = None) -> tuple[PosDict, list[Path]]:
+                        read: list[Path] | None = None,
+                        access: Access = STRICT) -> tuple[PosDict, list[Path]]:
     """:func:`load_document`, plus the file and each file it extends, base first (their
     ``locales/`` folders hold the texts of the merged document). ``read``, if given,
-    receives every file read (includes too)."""
-    loader = _DocumentLoader(limits)
+    receives every file read (includes too). Every file the document pulls in must lie
+    in the document's folder, a shipped ruleset or a folder ``access`` allows."""
+    loader = _DocumentLoader(limits, access, _home(Path(path)))
     if read is not None:
         loader.read_files = read
     doc = loader.document(Path(path), ())
     return doc, list(reversed(loader.chain))
 
 
+def _home(path: Path) -> Path:
+    """The folder a document may read files under: its own, or for a setting in a
+    ruleset's ``settings/`` folder the ruleset's folder (``extends: ../ruleset.yaml``)."""
+    folder = path.parent
+    if folder.name == "settings" and is_file(folder.parent / "ruleset.yaml"):
+        return folder.parent
+    return folder
+
+
 class _DocumentLoader:
-    def __init__(self, limits: LoadLimits) -> None:
+    def __init__(self, limits: LoadLimits, access: Access, home: Path) -> None:
         self.limits = limits
+        self.access = access
+        #: the folder of the document loaded: what it pulls in must lie under it
+        self.home = home
         self.files = 0
         #: the main file, then each file it extends (includes not counted)
         self.chain: list[Path] = []
         #: every file read, includes too
         self.read_files: list[Path] = []
 
-    def read(self, path: Path) -> PosDict:
+    def read(self, path: Path, fragment: bool = False) -> PosDict:
         self.files += 1
         if self.files > self.limits.max_files:
             raise LimitError(
                 f"more than {self.limits.max_files} files are pulled in by extends/include",
                 location=Location(str(path)),
                 hint="merge some of the files, or check for a runaway chain",
+                key="loader.too_many_files", params={"max": self.limits.max_files},
             )
         self.read_files.append(path)
-        data = load_yaml(path, self.limits)
+        data = load_yaml(path, self.limits, document=not fragment)
         if not isinstance(data, PosDict):
+            shape = "empty" if data is None else "value"
             what = "empty" if data is None else "a list or a single value"
             raise StratagemError(
                 f"the file is {what}; expected a map of keys, starting with 'kind:'",
                 location=Location(str(path), 1, 1),
                 hint="start the file with e.g. 'kind: ruleset'",
+                key="loader.not_map_file", params={"what": shape},
             )
         return data
 
@@ -229,12 +253,15 @@ class _DocumentLoader:
                 "'extends' must name a ruleset, a setting or a file",
                 location=raw.where("extends"),
                 hint="e.g. 'extends: my-rules' or 'extends: ../base.yaml'",
+                key="loader.extends_value",
             )
         try:
-            base_path = find_ruleset(ref, path.parent)
+            base_path = find_ruleset(ref, path.parent, self.access, self.home)
         except StratagemError as err:
             raise err.with_location(raw.where("extends")) from None
         self.check_cycle(base_path, chain + (key,), raw.where("extends"))
+        if not _looks_like_path(ref):  # a ruleset named by id reads within its own folder
+            self.home = _home(base_path)
         base = self.document(_tidy(base_path), chain + (key,))
         return cast(PosDict, merge(base, own))
 
@@ -255,6 +282,7 @@ class _DocumentLoader:
                 "'include' must be a file name or a list of file names",
                 location=raw.where("include"),
                 hint="e.g. 'include: [tables.yaml, procedures.yaml]'",
+                key="loader.include_value",
             )
         errors: list[StratagemError] = []
         result = own
@@ -282,8 +310,9 @@ class _DocumentLoader:
                 "an included file must be named by its path", location=where,
                 hint="e.g. 'include: [tables.yaml]'", key="loader.include_not_path",
             )
-        inc_path = _tidy(path.parent / Path(item).expanduser())
-        if not inc_path.is_file():
+        inc_path = _tidy(self.access.reference(item, path.parent, self.home, where,
+                                               "the included file"))
+        if not is_file(inc_path):
             raise StratagemError(
                 f"included file not found: {item}",
                 location=where,
@@ -292,7 +321,7 @@ class _DocumentLoader:
                 params={"path": item, "folder": display_path(path.parent) or "."},
             )
         self.check_cycle(inc_path, chain, where)
-        part = self.read(inc_path)
+        part = self.read(inc_path, fragment=True)
         if "extends" in part:
             raise StratagemError(
                 "an included file cannot 'extends' another",

@@ -2,23 +2,23 @@
 
 The static schemas live in ``schemas/`` (``ruleset``, ``army``, ``scenario``,
 ``locale``); the ``setting`` schema is the ruleset one made lenient for overlays
-(:func:`overlay_schema`). :func:`army_schema` and :func:`scenario_schema` build the
-full schema of army and scenario files from a ruleset's ``entities``, ``enums``,
-``tables`` and ``decide`` steps.
+(:func:`overlay_schema`). The full schemas of army and scenario files are made from a
+compiled ruleset (``stratagem.compile.schemas``).
 
 jsonschema's messages are rewritten in the user's terms ("unknown field 'qualty'
 in unit", "expected a whole number, got 'ten'") with a hint (the closest valid
 names), and placed at the ``file:line:col`` the data was read from. A few schema
 annotations steer the messages: ``x-name`` (what an object is called),
 ``x-message`` (the message of an ``anyOf``/``oneOf``), ``x-hint``,
-``x-derived`` (computed names that cannot be stated) and ``x-step-keys``.
+``x-derived`` (computed names that cannot be stated), ``x-battle`` (fields the battle
+owns: name -> the error that says so: its message, hint, key and parameters) and
+``x-step-keys``.
 """
 
 from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
@@ -36,7 +36,7 @@ from stratagem.resources import data_dir
 
 #: The file kinds, each with its schema.
 KINDS = ("ruleset", "setting", "army", "scenario", "locale", "campaign")
-_DRAFT = "https://json-schema.org/draft/2020-12/schema"
+DRAFT = "https://json-schema.org/draft/2020-12/schema"
 _Path = tuple[Any, ...]
 _Schema = dict[str, Any]
 _TYPE_WORDS = {
@@ -49,7 +49,7 @@ _TYPE_WORDS = {
     "null": Term("type.null", "nothing (null)"),
 }
 #: A name: text, or text per language (``{en: Orcs, ru: Орки}``; see i18n/names.py).
-_NAME: dict[str, Any] = {"anyOf": [
+NAME_SCHEMA: dict[str, Any] = {"anyOf": [
     {"type": "string"},
     {"type": "object", "title": "names by language", "minProperties": 1,
      "propertyNames": {"pattern": "^[a-z]{2,3}(-[A-Za-z0-9]+)*$", "title": "language code"},
@@ -158,259 +158,6 @@ def _lenient(schema: Any, wrap: bool = True) -> Any:
         if key in out:
             wrapper[key] = out[key]
     return wrapper
-
-
-def army_schema(ruleset_doc: Mapping[str, Any]) -> dict[str, Any]:
-    """The full schema of army files for a ruleset (one side of the battle)."""
-    gen = _Generator(ruleset_doc)
-    header = static_schema("army")
-    side = gen.side_kind()
-    body: dict[str, Any] = gen.entity(side) if side else {"type": "object", "properties": {}}
-    root: dict[str, Any] = {
-        "$schema": _DRAFT,
-        "$id": f"urn:stratagem:schema:army:{gen.ruleset_id}",
-        "title": f"Stratagem army ({gen.ruleset_id})",
-        "x-name": "army",
-        "description": header["description"].split(" The fields")[0]
-        + f" Generated from the ruleset '{gen.ruleset_id}'.",
-        "type": "object",
-        "properties": {**header["properties"], **body["properties"]},
-        "required": ["kind", "ruleset", *body.get("required", [])],
-    }
-    if side:
-        root["additionalProperties"] = False
-        root["x-derived"] = body.get("x-derived", [])
-    root["$defs"] = gen.defs
-    return root
-
-
-def scenario_schema(ruleset_doc: Mapping[str, Any]) -> dict[str, Any]:
-    """The full schema of scenario files for a ruleset."""
-    gen = _Generator(ruleset_doc)
-    header = static_schema("scenario")
-    props: dict[str, Any] = dict(header["properties"])
-    battle = gen.entities.get("battle")
-    if isinstance(battle, dict):
-        fields = gen.entity("battle", with_children=False)
-        fields["title"] = "battle"
-        props["battle"] = fields
-        children = battle.get("children")
-        for collection, kind in (children.items() if isinstance(children, dict) else []):
-            if not isinstance(kind, str):
-                continue
-            entry = gen.entity(kind)
-            entry["properties"] = {
-                "army": {"type": "string", "description": "An army file (relative to this "
-                         "file); the other keys here override its fields."},
-                **entry["properties"],
-            }
-            required = entry.pop("required", [])
-            if required:
-                entry["if"] = {"required": ["army"]}
-                entry["else"] = {"required": required}
-            props[collection] = {"type": "array", "items": entry,
-                                 "description": f"The {collection}: army files or inline."}
-    decisions = gen.decisions()
-    props["decisions"] = {
-        **header["properties"]["decisions"],
-        "properties": decisions,
-        "additionalProperties": False,
-        "x-name": "decisions",
-    }
-    return {
-        "$schema": _DRAFT,
-        "$id": f"urn:stratagem:schema:scenario:{gen.ruleset_id}",
-        "title": f"Stratagem scenario ({gen.ruleset_id})",
-        "x-name": "scenario",
-        "description": f"A battle of the ruleset '{gen.ruleset_id}': the sides, the "
-        "circumstances, the GM's decisions and options.",
-        "type": "object",
-        "properties": props,
-        "additionalProperties": False,
-        "required": ["kind", "ruleset"],
-        "$defs": gen.defs,
-    }
-
-
-class _Generator:
-    """Builds JSON Schemas of entities from a ruleset's declarations."""
-
-    def __init__(self, doc: Mapping[str, Any]) -> None:
-        self.doc = doc
-        self.ruleset_id = str(doc.get("id") or "ruleset")
-        self.entities = _mapping(doc.get("entities"))
-        self.enums = _mapping(doc.get("enums"))
-        self.tables = _mapping(doc.get("tables"))
-        self.defs: dict[str, Any] = {}
-
-    def side_kind(self) -> str | None:
-        """The kind an army file describes: the kind of the battle's first collection."""
-        battle = self.entities.get("battle")
-        children = _mapping(battle.get("children")) if isinstance(battle, dict) else {}
-        for kind in children.values():
-            if isinstance(kind, str) and kind in self.entities:
-                return kind
-        return None
-
-    def ref(self, kind: str) -> dict[str, Any]:
-        if kind not in self.defs and kind in self.entities:
-            self.defs[kind] = {}  # reserve (kinds may nest each other)
-            self.defs[kind] = self.entity(kind)
-        return {"$ref": f"#/$defs/{kind}"} if kind in self.defs else {"type": "object"}
-
-    def entity(self, kind: str, with_children: bool = True) -> dict[str, Any]:
-        decl = _mapping(self.entities.get(kind))
-        props: dict[str, Any] = {
-            "name": {**_NAME, "description": f"The {kind}'s name: text, or text per language "
-                     "({en: Orcs, ru: Орки})."},
-            "id": {"type": "string", "description": "Its id (defaults to the name)."},
-            "plural": {"type": "boolean", "description": "The name is a plural noun (Orcs): "
-                       "messages agree with it (default false)."},
-        }
-        required = []
-        for name, field in _mapping(decl.get("fields")).items():
-            if not isinstance(field, dict):
-                continue
-            props[name] = self.field(name, field)
-            if field.get("required") is True:
-                required.append(name)
-        if with_children:
-            for collection, child in _mapping(decl.get("children")).items():
-                if isinstance(child, str):
-                    props[collection] = {"type": "array", "items": self.ref(child),
-                                         "description": f"The {kind}'s {collection} ({child})."}
-        schema: dict[str, Any] = {
-            "type": "object",
-            "title": kind,
-            "properties": props,
-            "additionalProperties": False,
-            "x-derived": [k for k in _mapping(decl.get("derived"))],
-        }
-        if isinstance(decl.get("description"), str):
-            schema["description"] = decl["description"]
-        if required:
-            schema["required"] = required
-        return schema
-
-    def field(self, name: str, decl: dict[str, Any]) -> dict[str, Any]:
-        kind = decl.get("type")
-        schema: dict[str, Any] = {"title": name}
-        simple = {"int": "integer", "number": "number", "bool": "boolean", "str": "string"}
-        if kind in simple:
-            schema["type"] = simple[kind]
-        elif kind == "dice":
-            schema["type"] = ["string", "integer"]
-        elif kind == "enum":
-            values = self.enum_values(decl)
-            if values is not None:
-                schema["enum"] = values
-        elif kind == "list":
-            of = decl.get("of")
-            schema["type"] = "array"
-            schema["items"] = self.field(name, of) if isinstance(of, dict) else {}
-        if kind in ("int", "number"):
-            if isinstance(decl.get("min"), (int, float)) and not isinstance(decl["min"], bool):
-                schema["minimum"] = decl["min"]
-            if isinstance(decl.get("max"), (int, float)) and not isinstance(decl["max"], bool):
-                schema["maximum"] = decl["max"]
-        if decl.get("optional") is True:
-            if "enum" in schema:
-                schema["enum"] = [*schema["enum"], None]
-            elif "type" in schema:
-                types = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
-                schema["type"] = [*types, "null"]
-        text = decl.get("description")
-        about = f"{kind}" + (f", default {decl['default']!r}" if "default" in decl else "")
-        schema["description"] = f"{text} ({about})" if isinstance(text, str) else about
-        if "default" in decl:
-            schema["default"] = _plain(decl["default"])
-        return schema
-
-    def enum_values(self, decl: dict[str, Any]) -> list[Any] | None:
-        if isinstance(decl.get("values"), list):
-            return [_plain(v) for v in decl["values"]]
-        if isinstance(decl.get("enum"), str):
-            values = self.enums.get(decl["enum"])
-            return [_plain(v) for v in values] if isinstance(values, list) else None
-        if isinstance(decl.get("table"), str):
-            table = self.tables.get(decl["table"])
-            rows = table.get("rows") if isinstance(table, dict) else None
-            if not isinstance(rows, list):
-                return None
-            keys = []
-            for row in rows:
-                if isinstance(row, dict):
-                    key = row.get("id", row.get("key"))
-                    if isinstance(key, (str, int, float)) and key not in keys:
-                        keys.append(key)
-            return keys
-        return None
-
-    def decisions(self) -> dict[str, Any]:
-        """One property per ``decide`` step of the procedures: value, list, or by subject."""
-        found: dict[str, dict[str, Any]] = {}
-        _find_decides(self.doc.get("procedures"), found)
-        result = {}
-        for name, step in found.items():
-            value: dict[str, Any]
-            bounds = step.get("range")
-            if (isinstance(bounds, list) and len(bounds) == 2
-                    and all(isinstance(b, int) and not isinstance(b, bool) for b in bounds)):
-                value = {"type": "integer", "minimum": bounds[0], "maximum": bounds[1]}
-            elif isinstance(step.get("options"), list):
-                value = {"enum": [_plain(v) for v in step["options"]]}
-            elif step.get("type") in ("bool", "int", "number", "str"):
-                value = {"type": {"bool": "boolean", "int": "integer", "number": "number",
-                                  "str": "string"}[step["type"]]}
-            else:
-                value = {"type": ["string", "number", "boolean"]}
-            value["title"] = f"decision '{name}'"
-            plan = {
-                "type": "object", "title": "preferences or a policy",
-                "description": "{prefer: [answers, first that applies], else: fallback} or "
-                               "{policy: EXPRESSION, else: fallback}",
-                "properties": {
-                    "prefer": {"type": "array", "items": value, "minItems": 1},
-                    "policy": {"type": ["string", "number", "boolean"]},
-                    "else": {"description": "what to answer when none applies"},
-                },
-                "additionalProperties": False,
-                "anyOf": [{"required": ["prefer"]}, {"required": ["policy"]}],
-            }
-            one = {"anyOf": [value, plan]}
-            some = {"anyOf": [value, plan, {"type": "array", "items": one}]}
-            result[name] = {
-                "title": f"decision '{name}'",
-                "description": f"The decision '{name}': an answer, preferences, a policy, a "
-                "list used in order, or subject name: any of these.",
-                "anyOf": [value, plan, {"type": "array", "items": one},
-                          {"type": "object", "additionalProperties": some}],
-            }
-        return result
-
-
-def _find_decides(node: Any, found: dict[str, dict[str, Any]]) -> None:
-    if isinstance(node, dict):
-        if isinstance(node.get("decide"), str):
-            found.setdefault(node["decide"], node)
-        for value in node.values():
-            _find_decides(value, found)
-    elif isinstance(node, list):
-        for item in node:
-            _find_decides(item, found)
-
-
-def _mapping(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
-def _plain(value: Any) -> Any:
-    """A PosDict/PosList tree as plain JSON data."""
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    return value
 
 
 # -- validation -----------------------------------------------------------------------------
@@ -606,6 +353,7 @@ class _Converter:
         present = [k for k in step_keys if k in instance]
         name = _name(schema)
         derived = schema.get("x-derived") or []
+        battle = schema.get("x-battle") or {}
         for position, key in enumerate(extras):
             location = self.key_where(path, key)
             if step_keys and own_step is None:  # the schema of any step
@@ -623,6 +371,11 @@ class _Converter:
                          f"a step has exactly one step key; this one has '{own_step}' and "
                          f"'{key}'", self.where(path), "split it into one step per key",
                          key="schema.two_step_keys", first=own_step, second=key)
+                continue
+            if key in battle:
+                said = battle[key]
+                self.add(path, "other", said["message"], location, said["hint"],
+                         key=said["key"], hint_key=said["hint_key"], **said["params"])
                 continue
             if key in derived:
                 self.add(path, "other",

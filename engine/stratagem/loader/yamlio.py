@@ -17,12 +17,14 @@ error), and so are the file size and the nesting depth. YAML 1.2 semantics:
 from __future__ import annotations
 
 import math
+import os
 import re
+import stat
 import sys
 import warnings
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from stratagem.errors import LimitError, Location, StratagemError, ValidationFailed
 from stratagem.loader.limits import DEFAULT_LIMITS, LoadLimits
@@ -132,20 +134,64 @@ class PosList(_Placed, list[Any]):
         self.item_pos.append(pos if pos is not None else self.pos)
 
 
-def load_yaml(path: Path | str, limits: LoadLimits = DEFAULT_LIMITS, text: str | None = None) -> Any:
+def load_yaml(path: Path | str, limits: LoadLimits = DEFAULT_LIMITS, text: str | None = None,
+              document: bool = False) -> Any:
     """Read one YAML file safely into plain data with positions.
 
     ``text`` (if given) is used instead of reading ``path``; ``path`` then only names
     the file in errors. Raises :class:`StratagemError` (or :class:`ValidationFailed`
     holding several) for bad YAML, and :class:`LimitError` when a bound is hit.
     An empty file gives ``None``.
+
+    A ``document`` (a file named as a Stratagem file, not one pulled in by ``include:``)
+    that YAML cannot read and that has no ``kind:`` line is not a Stratagem file (someone
+    named ``/etc/shadow``): its errors name the file and the problem, never a line, key or
+    value of it.
     """
     file = str(path)
     if text is None:
         text = _read_text(Path(path), file, limits)
     elif len(text.encode("utf-8", "replace")) > limits.max_file_bytes:
         raise _too_big(file, len(text.encode("utf-8", "replace")), limits)
-    return _parse(file, text, limits)
+    if not document or _KIND_LINE.search(text):
+        return _parse(file, text, limits)
+    try:
+        return _parse(file, text, limits)
+    except LimitError:
+        raise
+    except StratagemError as err:
+        first = err.errors[0] if isinstance(err, ValidationFailed) and err.errors else err
+        loc = first.location or Location(file)
+        raise StratagemError(
+            "this is not a Stratagem file: YAML cannot read it, and it has no 'kind:' line",
+            location=Location(file, loc.line, loc.column),
+            hint="name a Stratagem file (a YAML file that starts with e.g. 'kind: army')",
+        ) from None
+
+
+#: A top-level ``kind:`` key, as every Stratagem file (but an included one) starts.
+_KIND_LINE = re.compile(r"^[{ ]*[\"']?kind[\"']?[ \t]*:", re.MULTILINE)
+
+
+def open_regular(path: Path, name: str) -> BinaryIO:
+    """``path`` opened to read bytes, if it is a regular file: a FIFO would block, a device
+    such as /dev/zero never end (opened without blocking, then checked)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            what = ("a named pipe (FIFO)" if stat.S_ISFIFO(mode) else
+                    "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else
+                    "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
+            raise StratagemError(f"is {what}, not a file Stratagem can read",
+                                 location=Location(name),
+                                 hint="name a file saved on disk")
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def _too_big(file: str, size: int, limits: LoadLimits) -> LimitError:
@@ -153,6 +199,7 @@ def _too_big(file: str, size: int, limits: LoadLimits) -> LimitError:
         f"file is too large ({_size(size)}; the limit is {_size(limits.max_file_bytes)})",
         location=Location(file),
         hint="split it into several files joined with 'include:', or raise the file-size limit",
+        key="yaml.too_large", params={"size": _size(size), "limit": _size(limits.max_file_bytes)},
     )
 
 
@@ -172,20 +219,21 @@ def _read_text(path: Path, file: str, limits: LoadLimits) -> str:
                 location=Location(file),
                 hint="name the YAML files themselves, e.g. folder/*.yaml", key="yaml.folder",
             )
-        size = path.stat().st_size
-        if size > limits.max_file_bytes:
-            raise _too_big(file, size, limits)
-        with path.open("rb") as handle:
+        with open_regular(path, file) as handle:
+            size = os.fstat(handle.fileno()).st_size
+            if size > limits.max_file_bytes:
+                raise _too_big(file, size, limits)
             data = handle.read(limits.max_file_bytes + 1)
     except FileNotFoundError:
         raise StratagemError(
             "file not found", location=Location(file), hint="check the path and its spelling",
             key="yaml.not_found",
         ) from None
-    except OSError as err:
+    except (OSError, ValueError) as err:
+        reason = err.strerror if isinstance(err, OSError) and err.strerror else "no such name"
         raise StratagemError(
-            f"cannot read the file: {err.strerror or err}", location=Location(file),
-            key="yaml.unreadable", params={"reason": err.strerror or str(err)},
+            f"cannot read the file: {reason}", location=Location(file),
+            key="yaml.unreadable", params={"reason": reason},
         ) from None
     if len(data) > limits.max_file_bytes:
         raise _too_big(file, len(data), limits)
@@ -193,7 +241,8 @@ def _read_text(path: Path, file: str, limits: LoadLimits) -> str:
             len(data) >= 4 and (data[1:4:2] == b"\0\0" or data[0:4:2] == b"\0\0")):
         raise StratagemError(
             "the file is UTF-16 text, not UTF-8", location=Location(file, 1, 1),
-            hint="save the file as UTF-8 (every editor offers it: 'Save with encoding')")
+            hint="save the file as UTF-8 (every editor offers it: 'Save with encoding')",
+            key="yaml.utf16")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
@@ -246,7 +295,8 @@ def _parse(file: str, text: str, limits: LoadLimits) -> Any:
     except MarkedYAMLError as err:
         raise _syntax_error(file, text, err) from None
     except YAMLError as err:
-        raise StratagemError(f"YAML error: {err}", location=Location(file)) from None
+        raise StratagemError(f"YAML error: {err}", location=Location(file),
+                             key="yaml.error", params={"problem": str(err)}) from None
     if node is None:
         return None
     builder = _Builder(file, limits)
@@ -404,6 +454,7 @@ class _Builder:
                     StratagemError(
                         "'<<' must be followed by a map or an alias of a map",
                         location=self.loc(source, path),
+                        key="yaml.merge_key",
                     )
                 )
                 continue

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from stratagem.errors import Location, StratagemError, UnknownMember
+from stratagem.errors import Location, StratagemError, UnknownMember, Word, a_or_an
 from stratagem.expr import SAFE_RESULT_TYPES, Expr
 from stratagem.expr.bounds import ValueTooLarge, describe_number, stored
 from stratagem.expr.compiled import read_attribute
@@ -44,6 +44,15 @@ class FieldSpec:
     of: FieldSpec | None = None  # element spec of a list
     enum_key: str | None = None  # locale prefix of enum values: enum.<name>
     location: Location | None = None
+    #: who states it: "input" (army and scenario files; the battle may change it) or
+    #: "battle" (battle state: it starts at its default, and no file may state it)
+    owner: str = "input"
+    description: str | None = None
+
+    @property
+    def stated(self) -> bool:
+        """Whether army and scenario files may state it (it is not battle state)."""
+        return self.owner != "battle"
 
     def check(self, value: Any, where: Location | None, owner: str,
               changed: bool = False) -> Any:
@@ -52,43 +61,49 @@ class FieldSpec:
         if value is None:
             if self.optional or self.type == "any":
                 return None
-            raise _field_error(owner, self, "needs a value", where)
+            raise _field_error("needs a value", where, key="run.field_empty", owner=owner,
+                               field=self.name)
         kind = self.type
         if kind == "int":
             if isinstance(value, bool) or not isinstance(value, int):
                 if isinstance(value, (float, Fraction)) and _whole(value):
                     value = int(value)
                 else:
-                    raise _field_error(owner, self, f"expected a whole number, got "
-                                       f"{_shown(value)}", where)
+                    raise _field_error(f"expected a whole number, got {_shown(value)}", where,
+                                       key="run.field_not_int", owner=owner, field=self.name,
+                                       value=_shown(value))
         elif kind == "number":
             if isinstance(value, bool) or not isinstance(value, (int, float, Fraction)):
-                raise _field_error(owner, self, f"expected a number, got {_shown(value)}",
-                                   where)
+                raise _field_error(f"expected a number, got {_shown(value)}", where,
+                                   key="run.field_not_number", owner=owner, field=self.name,
+                                   value=_shown(value))
             value = exact(value)
         elif kind == "bool":
             if not isinstance(value, bool):
-                raise _field_error(owner, self, f"expected true or false, got "
-                                   f"{_shown(value)}", where)
+                raise _field_error(f"expected true or false, got {_shown(value)}", where,
+                                   key="run.field_not_bool", owner=owner, field=self.name,
+                                   value=_shown(value))
         elif kind in ("str", "dice"):
             if not isinstance(value, str):
                 if changed and (isinstance(value, bool)
                                 or not isinstance(value, (int, float, Fraction))):
-                    raise _field_error(owner, self, f"expected text, got {_shown(value)}",
-                                       where)
+                    raise _field_error(f"expected text, got {_shown(value)}", where,
+                                       key="run.field_not_text", owner=owner,
+                                       field=self.name, value=_shown(value))
                 value = str(value)
         elif kind == "enum":
             if self.values is not None and value not in self.values:
-                hint = closest(value, self.values) or (
-                    "allowed: " + ", ".join(self.values[:20])
-                    + (" …" if len(self.values) > 20 else ""))
-                raise _field_error(owner, self, f"{_shown(value)} is not one of its values",
-                                   where, hint=hint)
+                allowed = ", ".join(self.values[:20]) + (" …" if len(self.values) > 20 else "")
+                hint = closest(value, self.values) or "allowed: " + allowed
+                raise _field_error(f"'{value}' is not one of its values", where,
+                                   hint=hint, key="run.field_not_value", owner=owner,
+                                   field=self.name, value=value, allowed=allowed)
         elif kind == "list":
             if not isinstance(value, list):
                 if changed and not isinstance(value, tuple):
-                    raise _field_error(owner, self, f"expected a list, got {_shown(value)}",
-                                       where)
+                    raise _field_error(f"expected a list, got {_shown(value)}", where,
+                                       key="run.field_not_list", owner=owner,
+                                       field=self.name, value=_shown(value))
                 value = list(value) if isinstance(value, tuple) else [value]
             if self.of is not None:
                 value = [self.of.check(v, where, owner, changed) for v in value]
@@ -96,16 +111,19 @@ class FieldSpec:
                 value = list(value)
         if kind in ("int", "number"):
             if self.minimum is not None and value < self.minimum:
-                raise _field_error(owner, self, f"must be at least {self.minimum}, got "
-                                   f"{_shown(value)}", where)
+                raise _field_error(f"must be at least {self.minimum}, got {_shown(value)}", where,
+                                   key="run.field_below", owner=owner, field=self.name,
+                                   limit=self.minimum, value=value)
             if self.maximum is not None and value > self.maximum:
-                raise _field_error(owner, self, f"must be at most {self.maximum}, got "
-                                   f"{_shown(value)}", where)
+                raise _field_error(f"must be at most {self.maximum}, got {_shown(value)}", where,
+                                   key="run.field_above", owner=owner, field=self.name,
+                                   limit=self.maximum, value=value)
         try:
             return stored(value)
         except ValueTooLarge as err:
-            raise _field_error(owner, self, f"cannot hold it: {err.message}", where,
-                               hint=err.hint if changed else None) from None
+            raise _field_error(f"cannot hold it: {err.message}", where,
+                               hint=err.hint if changed else None, key="run.field_too_large",
+                               owner=owner, field=self.name, what=err.message) from None
 
 
 def _whole(value: float | Fraction) -> bool:
@@ -120,9 +138,12 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 60 else text[:60] + "…"
 
 
-def _field_error(owner: str, spec: FieldSpec, what: str, where: Location | None,
-                 hint: str | None = None) -> StratagemError:
-    return StratagemError(f"{owner} field '{spec.name}' {what}", location=where, hint=hint)
+def _field_error(what: str, where: Location | None, hint: str | None = None, *, key: str,
+                 owner: str, field: str, **params: object) -> StratagemError:
+    """``{owner} field '{field}' {what}``: the text of ``key``, given the owner, the field
+    and ``params``."""
+    return StratagemError(f"{owner} field '{field}' {what}", location=where, hint=hint,
+                          key=key, params={"owner": owner, "field": field, **params})
 
 
 @dataclass
@@ -134,6 +155,11 @@ class EntityKind:
     children: dict[str, str] = field(default_factory=dict)  # collection name -> kind name
     derived: dict[str, Expr] = field(default_factory=dict)
     location: Location | None = None
+    description: str | None = None
+
+    def stated_fields(self) -> dict[str, FieldSpec]:
+        """The fields army and scenario files may state (its input fields)."""
+        return {name: spec for name, spec in self.fields.items() if spec.stated}
 
     def member_names(self) -> set[str]:
         return set(self.fields) | set(self.children) | set(self.derived)
@@ -222,9 +248,11 @@ class Entity:
         if name.startswith("_"):
             raise AttributeError(name)
         hint = closest(name, self._kind.member_names())
+        declared = ", ".join(sorted(self._kind.member_names()))
         raise UnknownMember(
-            f"a {self._kind.name} has no field or value '{name}'",
-            hint=hint or f"declared: {', '.join(sorted(self._kind.member_names()))}",
+            f"{a_or_an(self._kind.name)} has no field or value '{name}'",
+            hint=hint or f"declared: {declared}", key="run.no_member",
+            params={"kind": Word(self._kind.name), "name": name, "declared": declared},
         )
 
     def member(self, name: str) -> Any:
@@ -254,7 +282,9 @@ class Entity:
             raise StratagemError(
                 f"the {self._kind.name} value '{name}' (`{expr.text}`) reads derived values "
                 f"{MAX_DERIVED_DEPTH} deep", location=expr.location,
-                hint="a derived value that uses itself, directly or through others?")
+                hint="a derived value that uses itself, directly or through others?",
+                key="run.derived_depth", params={"kind": self._kind.name, "name": name,
+                                                 "expr": expr.text, "max": MAX_DERIVED_DEPTH})
         stack.append((self, name))
         try:
             scope = self._scope

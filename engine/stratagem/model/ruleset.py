@@ -94,6 +94,9 @@ class Ruleset:
         self.outcome: Expr | None = None
         #: the JSON Schemas of its army and scenario files, made when first needed
         self.schemas: dict[str, dict[str, Any]] = {}
+        #: its procedures as Python functions (``interp.codegen``), for runs with a trace
+        #: (True) and without (False), made when first needed
+        self.generated: dict[bool, Any] = {}
 
     # -- API used by steps, tests and commands ------------------------------------------
     def lookup(self, table: str, *keys: Any, shift: int = 0) -> Row:
@@ -103,7 +106,8 @@ class Ruleset:
         # `object`: an expression may hand any value (compiled, `str` would refuse it first)
         table = self.tables.get(name) if isinstance(name, str) else None
         if table is None:
-            raise StratagemError(f"there is no table '{name}'", hint=closest(name, self.tables))
+            raise StratagemError(f"there is no table '{name}'", hint=closest(name, self.tables),
+                                 key="run.no_table", params={"table": name})
         return table
 
     def evaluate(self, text: str, **names: Any) -> Any:

@@ -46,9 +46,11 @@ class Row:
             return self._table
         if name.startswith("_"):
             raise AttributeError(name)
+        columns = ", ".join(self._cells)
         raise UnknownMember(
             f"table '{self._table}' has no column '{name}'",
-            hint=closest(name, self._cells) or f"columns: {', '.join(self._cells)}",
+            hint=closest(name, self._cells) or f"columns: {columns}", key="run.no_column",
+            params={"table": self._table, "name": name, "columns": columns},
         )
 
     def __getitem__(self, name: object) -> Any:
@@ -174,7 +176,8 @@ class Table:
             for row in self.rows:
                 if row._key == key or row._cells.get("id") == key:
                     return row
-            raise StratagemError(f"table '{self.name}' has no row '{key}'", location=self.location)
+            raise StratagemError(f"table '{self.name}' has no row '{key}'", location=self.location,
+                                 key="run.table_no_id", params={"table": self.name, "row": key})
         return self.rows[found]
 
 

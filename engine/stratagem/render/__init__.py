@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -38,7 +39,7 @@ def environment(ruleset: Ruleset | None) -> jinja2.Environment:
     shipped = jinja2.FileSystemLoader(str(TEMPLATES))
     loader = jinja2.ChoiceLoader([
         jinja2.PrefixLoader({"stratagem": shipped}),
-        jinja2.FileSystemLoader(own),
+        _confined_loader(own),
         shipped,
     ])
     env = SandboxedEnvironment(
@@ -47,6 +48,27 @@ def environment(ruleset: Ruleset | None) -> jinja2.Environment:
         undefined=jinja2.StrictUndefined)
     env.filters["md"] = md_cell
     return env
+
+
+def _confined_loader(folders: list[str]) -> jinja2.BaseLoader:
+    """A ruleset's template folders, where a template that is a link out of its folder is
+    not found (docs/security.md)."""
+    import jinja2
+
+    class Confined(jinja2.FileSystemLoader):
+        def get_source(self, environment: jinja2.Environment,
+                       template: str) -> tuple[str, str, Callable[[], bool]]:
+            source, filename, uptodate = super().get_source(environment, template)
+            if not any(_within(filename, folder) for folder in self.searchpath):
+                raise jinja2.TemplateNotFound(template)
+            return source, filename, uptodate
+
+    return Confined(folders)
+
+
+def _within(file: str | Path, folder: str | Path) -> bool:
+    real, root = os.path.realpath(file), os.path.realpath(folder)
+    return real.startswith(root.rstrip(os.sep) + os.sep)
 
 
 def render(name: str, fmt: str, view: dict[str, Any], ruleset: Ruleset | None) -> str:
@@ -62,10 +84,15 @@ def render(name: str, fmt: str, view: dict[str, Any], ruleset: Ruleset | None) -
         text = template.render(**view, css=_stylesheets(env, ruleset) if fmt == "html" else "")
     except jinja2.TemplateSyntaxError as err:
         raise StratagemError(f"template {err.filename or file}:{err.lineno}: {err.message}",
-                             hint="see docs/reports.md for the template variables") from None
+                             hint="see docs/reports.md for the template variables",
+                             key="render.template_syntax", hint_key="render.template.hint",
+                             params={"file": err.filename or file, "line": str(err.lineno),
+                                     "problem": err.message}) from None
     except (jinja2.TemplateError, TypeError, ValueError, KeyError) as err:
         raise StratagemError(f"template {file} could not be rendered: {err}",
-                             hint="see docs/reports.md for the template variables") from None
+                             hint="see docs/reports.md for the template variables",
+                             key="render.template_failed", hint_key="render.template.hint",
+                             params={"file": file, "problem": str(err)}) from None
     return text if text.endswith("\n") else text + "\n"
 
 
@@ -75,7 +102,7 @@ def _stylesheets(env: jinja2.Environment, ruleset: Ruleset | None) -> str:
     css = (TEMPLATES / "report.css").read_text(encoding="utf-8")
     for folder in ruleset.template_dirs if ruleset is not None else []:
         extra = folder / "report.css"
-        if extra.is_file():
+        if extra.is_file() and _within(extra, folder):
             css += "\n" + extra.read_text(encoding="utf-8")
     # inside <style> only "</" could end the element early
     return css.replace("</", "<\\/")
@@ -100,6 +127,17 @@ def md_cell(value: object) -> str:
     return text
 
 
+def _write_device(path: str, text: str) -> None:
+    """Write to a device or a named pipe as it is (renaming over it would replace it)."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK)
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
+            out.write(text)
+    except OSError as err:
+        raise StratagemError(f"cannot write {path}: {err.strerror or err}",
+                             hint="check the path and its permissions") from None
+
+
 def write_file(path: str, text: str) -> None:
     """Write ``text`` to ``path`` atomically: a temporary file in the same folder, flushed
     to disk, then renamed over the target (a reader never sees half a report)."""
@@ -107,9 +145,14 @@ def write_file(path: str, text: str) -> None:
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
         raise StratagemError(f"cannot write {path}: no folder {folder}",
-                             hint="create the folder first, or give another path")
+                             hint="create the folder first, or give another path",
+                             key="render.no_folder", params={"path": path, "folder": str(folder)})
     if target.is_dir():
-        raise StratagemError(f"cannot write {path}: it is a folder", hint="give a file name")
+        raise StratagemError(f"cannot write {path}: it is a folder", hint="give a file name",
+                             key="render.is_folder", params={"path": path})
+    if target.exists() and not target.is_file():  # /dev/null, a terminal: never replaced
+        _write_device(path, text)
+        return
     try:
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
         try:
@@ -124,4 +167,5 @@ def write_file(path: str, text: str) -> None:
             raise
     except OSError as err:
         raise StratagemError(f"cannot write {path}: {err.strerror or err}",
-                             hint="check the path and its permissions") from None
+                             hint="check the path and its permissions", key="render.cannot_write",
+                             params={"path": path, "reason": str(err.strerror or err)}) from None

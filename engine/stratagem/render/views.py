@@ -19,7 +19,7 @@ from stratagem.render import svg
 from stratagem.report import Failures, _pairs, _read, _value, message
 
 if TYPE_CHECKING:
-    from stratagem.api import BattleResult, RatedArmy
+    from stratagem.api import BattleResult, RatedArmy, RatedScenario
     from stratagem.dice import Distribution
     from stratagem.i18n.names import NameBook
     from stratagem.model.ruleset import Ruleset
@@ -229,28 +229,35 @@ def _failures(t: Translator, failed: Failures) -> list[str]:
             for (label, kind, name), err in failed.items()]
 
 
-def rating_view(rated: RatedArmy, lang: str, explain: bool) -> View:
+def rating_view(rated: RatedArmy | RatedScenario, lang: str, explain: bool) -> View:
+    """A rated army, or every side of a rated scenario (``sides``; the first one's parts are
+    also ``side``, ``summary`` and ``explain``, as an army's are)."""
     rs = rated.ruleset
     t = document_translator(rs, lang, rated.names)
     failed: Failures = {}
     lists = {kind: list(rs.rate_report.get(kind) or rs.report.get(kind, []))
              for kind in rs.kinds}
-    _, sides = _sides(t, rs, None, rated.side, lists, failed, breakdown=True)
-    side: View = sides[0] if sides else {"label": t.catalog.name(rated.side.label()),
-                                         "fields": [],
-                                         "tables": []}
-    for table in side["tables"]:  # the side's own value of a column is its total
-        by_name = {cell["name"]: cell["text"] for cell in side["fields"]}
-        totals = [by_name.get(name) for name in table["names"]]
-        table["totals"] = totals if any(v is not None for v in totals) else None
-    summary = [message(t, e) for e in rated.trace if e.level == "summary"]
+    parts: list[View] = []
+    for part in getattr(rated, "sides", [rated]):
+        _, sides = _sides(t, rs, None, part.side, lists, failed, breakdown=True)
+        side: View = sides[0] if sides else {"label": t.catalog.name(part.side.label()),
+                                             "fields": [], "tables": []}
+        for table in side["tables"]:  # the side's own value of a column is its total
+            by_name = {cell["name"]: cell["text"] for cell in side["fields"]}
+            totals = [by_name.get(name) for name in table["names"]]
+            table["totals"] = totals if any(v is not None for v in totals) else None
+        summary = [message(t, e) for e in part.trace if e.level == "summary"]
+        parts.append({"title": t.catalog.name(part.side.label()), "side": side,
+                      "summary": [s for s in summary if s],
+                      "explain": _explained(t, part.trace) if explain else []})
+    scenario = str(getattr(rated, "name", "") or "")
     return {
         **_head(t, t.title(rs.id)),
-        "title": t.catalog.name(rated.side.label()),
+        **(parts[0] if parts else {"side": {"fields": [], "tables": []}, "summary": [],
+                                   "explain": []}),
+        "title": t.catalog.name(scenario) if scenario else (parts[0]["title"] if parts else ""),
+        "sides": parts,
         "meta": _meta(t, t.title(rs.id)),
-        "summary": [s for s in summary if s],
-        "side": side,
-        "explain": _explained(t, rated.trace) if explain else [],
         "not_computed": _failures(t, failed),
     }
 
@@ -351,3 +358,98 @@ def dist_view(text: str, dist: Distribution, lang: str = "en") -> View:
             "chart_svg": svg.bar_chart(text, [(r["outcome"], 100 * r["exactly"]) for r in rows],
                                    lambda v: f"{_round(v)} %")}
 
+
+
+def sweep_view(ruleset: Ruleset, result: dict[str, Any], lang: str,
+               names: NameBook | None = None) -> View:
+    """A sweep (`stratagem sweep`): a row per combination of the values varied, with the
+    share of every outcome; and per outcome heat maps, the first field varied down, the
+    second across (one map for each combination of any further fields)."""
+    t = document_translator(ruleset, lang, names)
+    cells = result["cells"]
+    totals: dict[str, int] = {}
+    for cell in cells:
+        for key, data in cell["outcomes"].items():
+            totals[key] = totals.get(key, 0) + data["count"]
+    keys = sorted(totals, key=lambda k: (-totals[k], k))
+    labels = [t.t(k) if k.startswith("enum.") and t.catalog.message(k) else t.catalog.name(k)
+              for k in keys]
+    fields = [axis["field"] for axis in result["vary"]]
+
+    def share(cell: dict[str, Any], key: str) -> float:
+        found = cell["outcomes"].get(key)
+        return found["count"] / cell["battles"] if found and cell["battles"] else 0.0
+
+    rows: list[View] = []
+    texts: list[list[str]] = []
+    for cell in cells:
+        values = [_setting(cell["set"][f]) for f in fields]
+        battles = t.number(cell["battles"])
+        shares = [_percent(t, share(cell, k)) for k in keys]
+        rows.append({"values": values, "battles": battles, "partial": "partial" in cell,
+                     "shares": shares})
+        texts.append([*values, battles, *shares])
+    partial = [t.t("sweep.partial", values=", ".join(
+                   f"{f}={_setting(c['set'][f])}" for f in fields),
+                   seed=c["partial"]["stopped_at_seed"], n=c["battles"],
+                   total=c["partial"]["asked"]) for c in cells if "partial" in c]
+    maps = []
+    for i, (key, label) in enumerate(zip(keys, labels)):
+        colour = svg.PALETTE[i % len(svg.PALETTE)]
+        for fixed, group in _groups(cells, fields):
+            maps.append(_heat_map(t, label, colour, fields, fixed, group,
+                                  [share(c, key) for c in group]))
+    count = len(cells)
+    header = [*fields, t.t("report.battles_col"), *labels]
+    widths = [max([len(h)] + [len(line[i]) for line in texts]) for i, h in enumerate(header)]
+    return {**_head(t, t.title(ruleset.id)), "title": t.t("report.sweep_title"),
+            "header": header, "widths": widths,
+            "meta": _meta(t, t.title(ruleset.id),
+                          t.t("report.sweep_grid", n=count, fields=", ".join(fields)),
+                          t.t("report.sweep_each", n=result["battles"]),
+                          t.t("report.first_seed", seed=result["first_seed"])),
+            "fields": fields, "outcomes": labels, "rows": rows, "partial": partial,
+            "maps": maps, "sweep_text": {k: t.t(f"report.{k}") for k in (
+                "sweep_table", "sweep_maps")}}
+
+
+def _setting(value: Any) -> str:
+    """A value varied, as written on the command line."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return "[" + ", ".join(_setting(v) for v in value) + "]"
+    return "null" if value is None else str(value)
+
+
+def _groups(cells: list[dict[str, Any]], fields: list[str]
+            ) -> list[tuple[list[tuple[str, str]], list[dict[str, Any]]]]:
+    """The cells of each heat map: those with the same values of the third field on."""
+    groups: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+    for cell in cells:
+        fixed = tuple(_setting(cell["set"][f]) for f in fields[2:])
+        groups.setdefault(fixed, []).append(cell)
+    return [(list(zip(fields[2:], fixed)), group) for fixed, group in groups.items()]
+
+
+def _heat_map(t: Translator, label: str, colour: str, fields: list[str],
+              fixed: list[tuple[str, str]], group: list[dict[str, Any]],
+              shares: list[float]) -> View:
+    down = fields[0] if len(fields) > 1 else ""
+    across = fields[1] if len(fields) > 1 else fields[0]
+    cols: list[str] = []
+    lines: dict[str, list[View]] = {}
+    red, green, blue = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    for cell, value in zip(group, shares):
+        col = _setting(cell["set"][across])
+        row = _setting(cell["set"][down]) if down else ""
+        if col not in cols:
+            cols.append(col)
+        alpha = round(0.08 + 0.92 * value, 3)
+        lines.setdefault(row, []).append({
+            "text": _percent(t, value), "value": value,
+            "style": f"background-color: rgba({red}, {green}, {blue}, {alpha});"
+                     + (" color: #fff;" if alpha > 0.55 else "")})
+    title = label + (" — " + ", ".join(f"{f}={v}" for f, v in fixed) if fixed else "")
+    return {"title": title, "down": down, "across": across, "cols": cols,
+            "rows": [{"label": k, "cells": v} for k, v in lines.items()]}

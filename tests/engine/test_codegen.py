@@ -1,0 +1,246 @@
+"""The generated back-end (interp/codegen.py) fights the same battles as the interpreter.
+
+Every scenario on disk (examples/, benchmarks/scenarios/, tests/), every army (rated), and
+every ruleset or setting of tests/ (a bare scenario of two sides) is fought with the same
+seeds through both back-ends, with a trace and without: the JSON trace, the final state and
+any error (message, place, hint) must be byte for byte the same. Then run-time errors one by
+one, the bounds on steps, rounds and calls, the code's whitelist, and Python's own limits.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from stratagem.api import load_army, load_scenario, rate_army, run_battle
+from stratagem.errors import StratagemError
+from stratagem.interp import codegen
+from stratagem.interp.codegen import backend, procedures_for, sources
+from stratagem.loader.yamlio import load_yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+BACKENDS = ("interpreter", "generated")
+SEEDS = (0, 1, 2)
+
+
+def _kind(path: Path) -> str | None:
+    try:
+        return load_yaml(path).get("kind")
+    except Exception:  # noqa: BLE001 - broken files are some other test's business
+        return None
+
+
+FILES = sorted({*ROOT.glob("examples/**/*.yaml"), *ROOT.glob("benchmarks/scenarios/*.yaml"),
+                *ROOT.glob("tests/**/*.yaml")})
+KINDS = {path: _kind(path) for path in FILES}
+SCENARIOS = [p for p, k in KINDS.items() if k == "scenario"]
+ARMIES = [p for p, k in KINDS.items() if k == "army"]
+RULES = [p for p, k in KINDS.items() if k in ("ruleset", "setting")
+         and p.is_relative_to(ROOT / "tests")]
+
+
+def _ids(paths: list[Path]) -> list[str]:
+    return [str(p.relative_to(ROOT)) for p in paths]
+
+
+def outcome(fight) -> str:  # type: ignore[no-untyped-def]
+    """What a fight gave, as text: its result, or the error it stopped with."""
+    try:
+        return fight()
+    except StratagemError as err:
+        return f"{type(err).__name__}: {err.render()}"
+
+
+def battles(path: Path, which: str) -> list[str]:
+    out = []
+    for tracing in (True, False):
+        for seed in SEEDS:
+            def fight(seed: int = seed, tracing: bool = tracing) -> str:
+                result = run_battle(load_scenario(path), seed=seed, tracing=tracing,
+                                    backend=which)
+                return result.to_json() if tracing else json.dumps(result.root.to_plain())
+            out.append(outcome(fight))
+    return out
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=_ids(SCENARIOS))
+def test_every_scenario_is_the_same_battle_through_both_backends(path):
+    interpreted, generated = (battles(path, which) for which in BACKENDS)
+    assert generated == interpreted
+
+
+@pytest.mark.parametrize("path", ARMIES, ids=_ids(ARMIES))
+def test_every_army_is_rated_the_same_through_both_backends(path):
+    def rated(which: str) -> str:
+        return outcome(lambda: rate_army(load_army(path), backend=which).to_json())
+
+    assert rated("generated") == rated("interpreter")
+
+
+@pytest.mark.parametrize("path", RULES, ids=_ids(RULES))
+def test_every_test_ruleset_fights_the_same_through_both_backends(path, tmp_path):
+    scenario = tmp_path / "battle.yaml"
+    scenario.write_text(f"kind: scenario\nruleset: {path}\nsides: [{{name: A}}, {{name: B}}]\n",
+                        encoding="utf-8")
+    assert battles(scenario, "generated") == battles(scenario, "interpreter")
+
+
+def test_the_comparison_covers_the_shipped_systems_and_the_tests():
+    names = {str(p.relative_to(ROOT)).split("/")[0] for p in SCENARIOS}
+    assert {"examples", "benchmarks", "tests"} <= names
+    assert len(SCENARIOS) >= 20 and len(ARMIES) >= 20 and len(RULES) >= 20
+    # real battles were compared, not only errors
+    assert json.loads(battles(ROOT / "benchmarks/scenarios/gurps-12v12.yaml", "generated")[0])
+
+
+# -- run-time errors and bounds, one by one -------------------------------------------------
+RULESET = """\
+kind: ruleset
+id: probe
+limits: {{max_steps: 300, max_rounds: 40, max_call_depth: 6}}
+constants: {{base: 3}}
+entities:
+  battle:
+    fields: {{n: {{type: int, default: 0}}}}
+    children: {{sides: side}}
+  side:
+    fields: {{x: {{type: int, default: 1}}}}
+formulas:
+  half: {{params: [v], expr: "v // 2"}}
+procedures:
+{procedures}
+entry: {{battle: fight}}
+"""
+
+CASES = {
+    "division by zero": "fight:\n  - set: {a: 'base / battle.n'}",
+    "a name set in a branch not taken": ("fight:\n  - if: 'battle.n > 0'\n    then: [{set: {a: 1}}]\n"
+                                         "  - set: {b: 'a + 1'}"),
+    "a missing field": "fight:\n  - set: {a: '[battle.n, battle][1].nothing'}",
+    "a failed call": "fight:\n  - set: {a: 'len(3)'}",
+    "a function given a number": "fight:\n  - set: {a: 'half(max(battle.n))'}",
+    "a missing entry": "fight:\n  - set: {a: '{\"a\": 1}[\"b\"]'}",
+    "for_each over a number": "fight:\n  - for_each: {in: 'base', as: i, do: [{set: {a: i}}]}",
+    "update of a number": "fight:\n  - update: base\n    set: {x: 1}",
+    "endless repeat": ("fight:\n  - repeat:\n      until: 'false'\n      do:\n"
+                       "        - set: {a: 1}"),
+    "too many steps": ("fight:\n  - repeat:\n      max: 39\n      do:\n"
+                       "        - for_each: {in: 'range(10)', as: i, do: [{set: {a: i}}]}"),
+    "endless calls": "fight:\n  - call: again\nagain:\n  - call: fight",
+    "a rule broken": "fight:\n  - require: 'battle.n > 0'",
+    "a bad max": "fight:\n  - repeat: {max: \"'x'\", do: [{set: {a: 1}}]}",
+    "a mistake deep in a loop": (
+        "fight:\n  - repeat:\n      as: round\n      max: 5\n      do:\n"
+        "        - for_each:\n            in: 'range(3)'\n            as: i\n            do:\n"
+        "              - if: 'round == 4 and i == 2'\n                then:\n"
+        "                  - call: boom\n                    with: {v: i}\n"
+        "boom:\n  params: [v]\n  steps:\n    - set: {a: 'v / (v - 2)'}"),
+    "it runs (break, return, when)": (
+        "fight:\n  - repeat:\n      as: round\n      max: 9\n      report: true\n      do:\n"
+        "        - for_each:\n            in: 'range(4)'\n            as: i\n"
+        "            index: j\n            do:\n"
+        "              - if: 'i == 2'\n                then: [{break: }]\n"
+        "              - call: count\n                with: {v: i}\n                as: c\n"
+        "        - break:\n            when: 'round == 3'\n"
+        "  - update: battle\n    set: {n: 7}\n"
+        "count:\n  params: [v]\n  steps:\n    - return: 'half(v) + base'\n"
+        "    - set: {unreached: 1}"),
+}
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_a_runtime_error_reads_the_same_through_both_backends(case, tmp_path):
+    body = textwrap.indent(CASES[case], "  ")
+    rules = tmp_path / "rules.yaml"
+    rules.write_text(RULESET.format(procedures=body), encoding="utf-8")
+    scenario = tmp_path / "battle.yaml"
+    scenario.write_text("kind: scenario\nruleset: rules.yaml\nsides: [{name: A}, {name: B}]\n",
+                        encoding="utf-8")
+    generated, interpreted = (battles(scenario, which) for which in ("generated", "interpreter"))
+    assert generated == interpreted
+    failed = generated[0].startswith(("ExpressionError", "StratagemError", "LimitError"))
+    assert failed == (case != "it runs (break, return, when)"), generated[0]
+    if failed:
+        assert "rules.yaml:" in generated[0]  # the place is the rule file's
+
+
+# -- what the generated code is made of ----------------------------------------------------
+#: Every name the generated code uses that is not made from an index.
+FIXED_NAMES = {"r", "s", "o", "d", "x", "emit", "note", "round_end", "endless", "items",
+               "deep", "passes", "enumerate", "len", "bool", "Exception", "None"}
+FIXED_TEXT = {"condition", "value", "in", "count", "round", "heading", "passes",
+              "procedure", "result", "quiet"}
+MANGLED = re.compile(r"[ptekgfv][0-9]+")
+
+
+@pytest.mark.parametrize("path", [ROOT / "benchmarks/scenarios/gurps-12v12.yaml",
+                                  ROOT / "benchmarks/scenarios/war-machine-12v12.yaml",
+                                  ROOT / "tests/engine/skirmish/battle.yaml"],
+                         ids=lambda p: p.name)
+def test_the_code_is_made_of_the_writers_names_and_no_text_of_a_file(path):
+    ruleset = load_scenario(path).ruleset
+    for tracing in (True, False):
+        for name, source in sources(ruleset, tracing).items():
+            for node in ast.walk(ast.parse(source)):
+                if isinstance(node, ast.Name):
+                    assert node.id in FIXED_NAMES or MANGLED.fullmatch(node.id), (name, node.id)
+                elif isinstance(node, ast.FunctionDef):
+                    assert MANGLED.fullmatch(node.name)
+                elif isinstance(node, ast.arg):
+                    assert node.arg in FIXED_NAMES
+                elif isinstance(node, ast.Constant):
+                    assert node.value in FIXED_TEXT or node.value is True or type(
+                        node.value) in (int, type(None)), (name, node.value)
+                elif isinstance(node, ast.keyword):
+                    assert node.arg == "level"
+                elif isinstance(node, ast.Attribute):
+                    assert node.attr in {"steps", "max_steps", "checkpoint", "root",
+                                         "procedure", "depth", "limits", "max_rounds",
+                                         "max_call_depth", "location", "record", "heading",
+                                         "evaluator", "failure", "text"}, node.attr
+            if not tracing:
+                assert not re.search(r"\b(note|emit|round_end|record)\(", source), \
+                    f"{name}: trace calls in the code for runs without a trace"
+    assert any("note(" in source for source in sources(ruleset, True).values())
+
+
+def test_procedures_python_cannot_compile_are_interpreted(tmp_path):
+    # Python compiles at most 20 nested blocks; rule files may nest loops deeper.
+    depth = 24
+    body, indent = "", "  "
+    for i in range(depth):
+        body += f"{indent}- for_each:\n{indent}    in: 'range(1)'\n{indent}    as: i{i}\n" \
+                f"{indent}    do:\n"
+        indent += "      "
+    body += f"{indent}- update: battle\n{indent}  add: {{n: 1}}\n"
+    rules = tmp_path / "rules.yaml"
+    rules.write_text(RULESET.format(procedures=f"  fight:\n{body}").replace(
+        "max_steps: 300", "max_steps: 3000"), encoding="utf-8")
+    scenario = tmp_path / "battle.yaml"
+    scenario.write_text("kind: scenario\nruleset: rules.yaml\nsides: [{name: A}]\n",
+                        encoding="utf-8")
+    ruleset = load_scenario(scenario).ruleset
+    functions = procedures_for(ruleset, False, "generated")
+    assert functions is not None and functions["fight"].__name__ == "interpreted"
+    generated, interpreted = (battles(scenario, which) for which in ("generated", "interpreter"))
+    assert generated == interpreted
+    assert json.loads(generated[-1])["n"] == 1
+
+
+def test_the_backend_is_chosen_per_run(monkeypatch):
+    ruleset = load_scenario(ROOT / "tests/engine/skirmish/battle.yaml").ruleset
+    monkeypatch.delenv("STRATAGEM_BACKEND", raising=False)
+    assert backend() == "generated"
+    assert procedures_for(ruleset, True) is procedures_for(ruleset, True)  # made once
+    monkeypatch.setenv("STRATAGEM_BACKEND", "interpreter")
+    assert procedures_for(ruleset, True) is None
+    assert procedures_for(ruleset, True, "generated") is not None
+    monkeypatch.setenv("STRATAGEM_BACKEND", "fast")
+    with pytest.raises(StratagemError, match="unknown back-end 'fast'"):
+        backend()
+    assert set(codegen.BACKENDS) == set(BACKENDS)
