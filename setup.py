@@ -35,6 +35,7 @@ COMPILED = [
     "compile/ruleset.py",
     "expr/core.py",
     "expr/compiled.py",
+    "expr/bounds.py",
     "dice/roller.py",
 ]
 HERE = os.path.dirname(os.path.abspath(__file__))

@@ -199,7 +199,7 @@ def test_the_code_is_made_of_the_writers_names_and_no_text_of_a_file(path):
                 elif isinstance(node, ast.keyword):
                     assert node.arg == "level"
                 elif isinstance(node, ast.Attribute):
-                    assert node.attr in {"steps", "max_steps", "too_many_steps", "root",
+                    assert node.attr in {"steps", "max_steps", "checkpoint", "root",
                                          "procedure", "depth", "limits", "max_rounds",
                                          "max_call_depth", "location", "record", "heading",
                                          "evaluator", "failure", "text"}, node.attr

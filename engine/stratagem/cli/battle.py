@@ -9,14 +9,16 @@ from typing import TYPE_CHECKING, Any
 
 from stratagem.cli.common import (
     add_allow_path,
-    seed_arg,
     add_format,
     add_lang,
+    add_max_seconds,
     add_table_options,
     ask,
     chosen_lang,
+    limit_seconds,
     parse_decisions,
     parse_dice_list,
+    seed_arg,
     write_result,
 )
 from stratagem.errors import Keyed
@@ -55,6 +57,7 @@ def register(sub: Any) -> None:
                    help="after the scripted dice run out, roll seeded dice")
     p.add_argument("--replay", metavar="TRACE.json",
                    help="fight again with the dice and decisions recorded by --json")
+    add_max_seconds(p)
     p.set_defaults(run=run, parser=p)
 
 
@@ -100,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
     from stratagem.api import load_scenario, replay_inputs, run_battle
     from stratagem.i18n.catalog import translator
 
+    limit_seconds(args)
     scenario = load_scenario(args.scenario)
     dice = parse_dice_list(args.dice) if args.dice else None
     decisions = parse_decisions(args.decide)

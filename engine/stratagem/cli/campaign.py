@@ -8,15 +8,17 @@ from typing import Any
 
 from stratagem.cli.common import (
     add_allow_path,
-    seconds,
-    seed_arg,
-    whole_number,
     add_lang,
+    add_max_seconds,
     add_table_options,
     ask,
     chosen_lang,
+    limit_seconds,
     parse_decisions,
     parse_dice_list,
+    seconds,
+    seed_arg,
+    whole_number,
 )
 
 EPILOG = """examples:
@@ -53,6 +55,8 @@ def register(sub: Any) -> None:
             q.add_argument("--seed", type=seed_arg, default=None,
                            help="seed of the dice (default: the scenario's, else the number "
                            "of the journal entry)")
+        if writes:
+            add_max_seconds(q)
         add_allow_path(q)
         q.add_argument("--wait", type=seconds(24 * 3600), default=0.0, metavar="SECONDS",
                        help="wait this long for another command on the campaign to finish")
@@ -87,6 +91,7 @@ def run(args: argparse.Namespace) -> int:
     from stratagem.campaign import store
     from stratagem.campaign.war import load_campaign
 
+    limit_seconds(args)
     lang = chosen_lang(args.lang)
     path = Path(args.campaign)
     if not path.is_file():

@@ -74,11 +74,8 @@ def chosen_lang(requested: str | None, *, warn: bool = True) -> str:
     """The language to speak: --lang, else the environment's, matched to the languages with
     locale files (de-AT → de → English, any case). Says so on stderr when --lang names a
     language without texts (they then fall back to English)."""
-    from stratagem.i18n.catalog import available_languages
-    from stratagem.i18n.negotiate import choose, negotiate
-
-    from stratagem.i18n.catalog import check_language_code
-    from stratagem.i18n.negotiate import normalize_tag
+    from stratagem.i18n.catalog import available_languages, check_language_code
+    from stratagem.i18n.negotiate import choose, negotiate, normalize_tag
 
     if requested:
         check_language_code(normalize_tag(requested) or requested)
@@ -115,6 +112,30 @@ def add_lang(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lang", default=None, metavar="LANG", help=LANGS_HELP)
     parser.add_argument("--locales", action="append", default=[], metavar="DIR",
                         help=LOCALES_HELP)
+
+
+def add_max_seconds(parser: argparse.ArgumentParser) -> None:
+    """--max-seconds: the time one battle may take."""
+    parser.add_argument("--max-seconds", type=_seconds, default=None, metavar="SECONDS",
+                        help="stop with an error a battle that runs longer than this")
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text[:40]!r}"
+                                         ) from None
+    if not 0 < value <= 86_400:
+        raise argparse.ArgumentTypeError("expected seconds between 0 and 86400 (a day)")
+    return value
+
+
+def limit_seconds(args: argparse.Namespace) -> None:
+    """Each battle this command fights stops after ``--max-seconds`` (if given)."""
+    from stratagem.interp.context import Run
+
+    Run.SECONDS = getattr(args, "max_seconds", None)
 
 
 def add_table_options(parser: argparse.ArgumentParser) -> None:

@@ -9,12 +9,14 @@ from typing import Any
 
 from stratagem.cli.common import (
     add_allow_path,
-    seed_arg,
     add_format,
     add_lang,
+    add_max_seconds,
     chosen_format,
     chosen_lang,
+    limit_seconds,
     parse_decisions,
+    seed_arg,
     write_out,
 )
 
@@ -80,6 +82,7 @@ def register(sub: Any) -> None:
                         "the same battles, byte for byte)")
     p.add_argument("--quiet", action="store_true",
                    help="no progress bar (there is none when stderr is not a terminal)")
+    add_max_seconds(p)
     add_allow_path(p)
     p.set_defaults(run=run)
 
@@ -91,6 +94,7 @@ def run(args: argparse.Namespace) -> int:
     from stratagem.api import load_scenario
     from stratagem.odds import OddsStopped, default_jobs, readable_outcomes, simulate
 
+    limit_seconds(args)
     scenario = load_scenario(args.scenario)
     # The ruleset and the scenario live as long as the process: the garbage collector
     # need not walk them again after each battle (measured: 5-8 % of the time).

@@ -128,8 +128,19 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+#: Bits of the parts of an exact fraction `--json` writes (Python writes at most 4,300 digits).
+MAX_FRACTION_BITS = 13_000
+
+
 def _fraction(value: object) -> str:
-    return f"{value.numerator}/{value.denominator}"  # type: ignore[attr-defined]
+    from stratagem.dice import DiceLimitError
+
+    top, bottom = value.numerator, value.denominator  # type: ignore[attr-defined]
+    if max(top.bit_length(), bottom.bit_length()) > MAX_FRACTION_BITS:
+        raise DiceLimitError("the exact chances of this roll have more than 3,900 digits, too "
+                             "many to write as fractions",
+                             hint="leave out --json: the table shows them as decimals")
+    return f"{top}/{bottom}"
 
 
 def dist_json(text: str, dist: Distribution) -> dict[str, object]:

@@ -125,6 +125,7 @@ def side_kind(ruleset: Ruleset) -> EntityKind:
 
 
 def sides_collection(ruleset: Ruleset) -> str:
+    side_kind(ruleset)  # the ruleset has a collection of sides (else an error saying so)
     return next(iter(ruleset.kinds["battle"].children))
 
 

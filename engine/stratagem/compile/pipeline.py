@@ -21,9 +21,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from stratagem.compile.messages import check_messages
 from stratagem.compile.documents import build_army, build_scenario, sides_collection
+from stratagem.compile.messages import check_messages
 from stratagem.compile.ruleset import compile_ruleset
+from stratagem.compile.schemas import army_schema, scenario_schema
 from stratagem.errors import (
     Location,
     StratagemError,
@@ -37,7 +38,6 @@ from stratagem.i18n.names import NameBook, extract_names
 from stratagem.loader.access import STRICT, Access, is_file
 from stratagem.loader.limits import DEFAULT_LIMITS, LoadLimits
 from stratagem.loader.resolve import find_ruleset, load_document_chain
-from stratagem.compile.schemas import army_schema, scenario_schema
 from stratagem.loader.schema import validate_document
 from stratagem.loader.yamlio import PosDict, PosList, load_yaml
 from stratagem.model.ruleset import Ruleset

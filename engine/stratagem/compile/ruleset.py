@@ -15,8 +15,9 @@ from stratagem.compile.compiler import Compiler, compile_derived, compile_kinds,
 from stratagem.dice import DiceDialect
 from stratagem.errors import Location, StratagemError, ValidationFailed, Word, a_or_an
 from stratagem.expr import Expr
+from stratagem.expr.bounds import describe_number
 from stratagem.model.entities import EntityKind
-from stratagem.model.ruleset import TOP_LEVEL, Ruleset, RunLimits
+from stratagem.model.ruleset import RUN_CAPS, TOP_LEVEL, Ruleset, RunLimits
 from stratagem.model.steps import Procedure, block
 from stratagem.model.tables import Row
 from stratagem.model.values import Label, closest, exact, where
@@ -47,13 +48,7 @@ def compile_ruleset(doc: Mapping[str, Any], ref: str | None = None) -> Ruleset:
     rs.constants = {str(k): _exact(v) for k, v in (doc.get("constants") or {}).items()}
     rs.evaluator.set_constants(rs.constants)
     c.constants = rs.constants
-    limits = doc.get("limits") or {}
-    try:
-        rs.limits = RunLimits(**{k: int(v) for k, v in limits.items()})
-    except (TypeError, ValueError) as err:
-        c.error(f"bad `limits:`: {err}", where(doc, "limits"),
-                hint="limits: max_rounds, max_steps, max_call_depth",
-                key="compile.bad_limits", problem=str(err))
+    rs.limits = _limits(c, doc)
     rs.tables = compile_tables(c, doc)
     c.tables = rs.tables
     rs.kinds = compile_kinds(c, doc)
@@ -101,6 +96,32 @@ def compile_ruleset(doc: Mapping[str, Any], ref: str | None = None) -> Ruleset:
     if c.errors:
         raise ValidationFailed(_sorted_errors(c.errors))
     return rs
+
+
+def _limits(c: Compiler, doc: Mapping[str, Any]) -> RunLimits:
+    """`limits:`: each a whole number from 1 to its hard cap (:data:`RUN_CAPS`); a ruleset
+    lowers a limit freely and raises it only that far."""
+    limits = doc.get("limits") or {}
+    if not isinstance(limits, Mapping):
+        c.error("`limits:` takes a map, e.g. limits: {max_rounds: 100}", where(doc, "limits"))
+        return RunLimits()
+    values: dict[str, int] = {}
+    for key, value in limits.items():
+        loc = where(limits, key)
+        cap = RUN_CAPS.get(str(key))
+        if cap is None:
+            c.error(f"unknown limit '{key}'", c.key_where(limits, key),
+                    hint=closest(key, RUN_CAPS) or "limits: " + ", ".join(RUN_CAPS))
+        elif isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            c.error(f"limits.{key} must be a whole number of at least 1, got {describe_number(value)}",
+                    loc, hint=f"e.g. {key}: {getattr(RunLimits(), str(key)):_}")
+        elif value > cap:
+            c.error(f"limits.{key} is {describe_number(value)}, over the hard cap of {cap:,} that the "
+                    "engine sets", loc,
+                    hint=f"a ruleset may lower a limit, and raise it up to {cap:_}")
+        else:
+            values[str(key)] = value
+    return RunLimits(**values)
 
 
 #: The entries of `report:` that are not an entity kind: what `stratagem rate` shows, what

@@ -290,8 +290,10 @@ def compile_create(c: Compiler, node: Node, base: dict[str, Any]) -> Step:
     copy = c.expr(body, "copy") if "copy" in body else None
     set_ = c.expr_map(body, "set") if "set" in body else {}
     target = c.bind(node, "as")
+    places = {str(name): c.where(body["set"], name)
+              for name in (body["set"] if isinstance(body.get("set"), Mapping) else ())}
     return CreateStep(**base, params=finish(c, node), parent=parent, collection=collection,
-                      copy=copy, assign=set_, target=target)
+                      copy=copy, assign=set_, target=target, places=places)
 
 
 def compile_emit(c: Compiler, node: Node, base: dict[str, Any]) -> Step:

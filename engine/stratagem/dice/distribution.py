@@ -172,6 +172,9 @@ def compute(node: RNode, limits: DiceLimits) -> W.Weights:
 def _die(node: RDie, limits: DiceLimits) -> W.Weights:
     if node.count == 0:
         return W.point(0)
+    if node.depth:  # one exploding die alone may already have too many outcomes
+        W.check_size(node.sides * (node.depth + 1), node.sides.bit_length() * node.depth,
+                     limits)
     one = W.exploding(node.sides, node.depth) if node.depth else W.uniform(node.sides)
     if node.keep is None:
         return W.power(one, node.count, limits)

@@ -34,6 +34,8 @@ from typing import Any
 
 from mypy_extensions import mypyc_attr
 
+from stratagem.expr.bounds import METER
+
 #: Result types simpleeval need not inspect for forbidden functions or modules: plain
 #: values, and the engine's own state objects (which register themselves here).
 SAFE_RESULT_TYPES: set[type] = {int, float, str, bool, type(None), Fraction}
@@ -83,9 +85,11 @@ def budgeted(items: Any, budget: list[int]) -> Any:
     """The items of one comprehension loop, counted against the evaluation's budget."""
     if not isinstance(items, (list, tuple, range, dict, str)):
         items = list(items)
-    budget[0] += len(items)
+    n = len(items)
+    budget[0] += n
     if budget[0] > MAX_COMPREHENSION_ITEMS:
         raise TooManyItems(f"comprehensions walk more than {MAX_COMPREHENSION_ITEMS:,} items")
+    METER.charge(n)
     return items
 
 

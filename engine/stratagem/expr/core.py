@@ -32,6 +32,15 @@ from simpleeval import (
 
 from stratagem.errors import Location, StratagemError, Term, UnknownMember, caret
 from stratagem.expr import compiled
+from stratagem.expr.bounds import (
+    MAX_CELLS,
+    MAX_LENGTH,
+    METER,
+    cells,
+    check_cells,
+    check_number,
+    describe_number,
+)
 from stratagem.expr.calls import CALL_ERRORS, CallFailed, checked_call, explain_call, plain_words
 from stratagem.expr.simple import RuleEval, WithConstants
 
@@ -47,8 +56,10 @@ LITERALS: dict[str, Any] = {
 
 MAX_EXPRESSION_LENGTH = 2000
 MAX_POWER = 1000
-MAX_LENGTH = 100_000  # the longest text or list `+` and `*` make (simpleeval's bound)
 MAX_DEPTH = 50  # expressions evaluated inside one another (simpleeval)
+#: Operators and calls nested in one expression (a sum of 1,000 terms nests 1,000 deep):
+#: far below Python's own stack, whatever compiles or walks the tree.
+MAX_NESTING = 100
 LARGE = 10**9  # what ratio(a, 0) answers: "infinitely many times more"
 
 
@@ -58,9 +69,10 @@ class ExpressionError(StratagemError):
 
 def _safe_power(a: Any, b: Any) -> Any:
     if abs(b) > MAX_POWER or abs(a) > 10**6:
-        raise ExpressionError(f"{a} ** {b} is too large to compute",
-                              key="expr.power_too_large", params={"a": str(a), "b": str(b)})
-    return a**b
+        raise ExpressionError(f"{describe_number(a)} ** {describe_number(b)} is too large to "
+                              "compute", key="expr.power_too_large",
+                              params={"a": describe_number(a), "b": describe_number(b)})
+    return check_number(a**b)
 
 
 #: Types ``+`` and ``*`` combine with no bound to check.
@@ -72,24 +84,35 @@ def _add(a: Any, b: Any) -> Any:
     kind = type(a)
     if kind in _NUMBERS and type(b) in _NUMBERS:  # the common case, answered first
         return a + b
-    if ((kind is type(b) and kind in _SEQUENCES)
-            or (hasattr(a, "__len__") and hasattr(b, "__len__"))) and (
-            len(a) + len(b) > MAX_LENGTH):
-        raise ExpressionError(f"joining these would make text or a list longer than "
-                              f"{MAX_LENGTH:,}",
-                              key="expr.join_too_long", params={"max": MAX_LENGTH})
+    if (kind is type(b) and kind in _SEQUENCES) or (
+            hasattr(a, "__len__") and hasattr(b, "__len__")):
+        if len(a) + len(b) > MAX_LENGTH:
+            raise ExpressionError(f"joining these would make text or a list longer than "
+                                  f"{MAX_LENGTH:,}",
+                                  key="expr.join_too_long", params={"max": MAX_LENGTH})
+        joined = a + b
+        METER.charge(len(joined))
+        return joined
     return a + b
 
 
 def _mult(a: Any, b: Any) -> Any:
     if type(a) in _NUMBERS and type(b) in _NUMBERS:
-        return a * b
+        result = a * b
+        return result if type(result) is float else check_number(result)
     if (hasattr(a, "__len__") and b * len(a) > MAX_LENGTH) or (
             hasattr(b, "__len__") and a * len(b) > MAX_LENGTH):
         raise ExpressionError(f"repeating this would make text or a list longer than "
                               f"{MAX_LENGTH:,}",
                               key="expr.repeat_too_long", params={"max": MAX_LENGTH})
-    return a * b
+    result = a * b
+    if hasattr(result, "__len__"):
+        # its items count as the battle's work; its lists within lists are bounded in full
+        METER.charge(len(result))
+        seq, times = (a, b) if hasattr(a, "__len__") else (b, a)
+        if type(seq) is not str and times * cells(seq) > MAX_CELLS:
+            check_cells(result)
+    return result
 
 
 def _div(a: Any, b: Any) -> Any:
@@ -193,6 +216,11 @@ def ratio(a: Any, b: Any) -> Any:
 
 def pairs(xs: Iterable[Any]) -> list[tuple[Any, Any]]:
     items = list(xs)
+    n = len(items) * (len(items) - 1) // 2
+    if n > MAX_LENGTH:
+        raise ExpressionError(f"pairs() of {len(items):,} items would make {n:,} pairs; the "
+                              f"limit is {MAX_LENGTH:,}", hint="pair fewer items")
+    METER.charge(n)
     return [(items[i], items[j]) for i in range(len(items)) for j in range(i + 1, len(items))]
 
 
@@ -202,6 +230,7 @@ def _sorted_with(read: Callable[[Any, str], Any]) -> Callable[..., list[Any]]:
 
     def sorted_(xs: Iterable[Any], *, key: str | None = None, reverse: bool = False) -> list[Any]:
         items = list(xs)
+        METER.charge(len(items))
         if key is None:
             return sorted(items, reverse=reverse)
         if not isinstance(key, str) or key.startswith("_"):
@@ -212,10 +241,40 @@ def _sorted_with(read: Callable[[Any, str], Any]) -> Callable[..., list[Any]]:
     return sorted_
 
 
+def _reversed(xs: Iterable[Any]) -> list[Any]:
+    items = list(xs)
+    METER.charge(len(items))
+    items.reverse()
+    return items
+
+
 def _first(xs: Iterable[Any], default: Any = None) -> Any:
     for x in xs:
         return x
     return default
+
+
+def _sum(xs: Iterable[Any], start: Any = 0) -> Any:
+    """``sum(xs)``: of numbers only (joining lists one by one would take as long as the
+    square of their length; without a start that is not a number, Python refuses them)."""
+    if type(start) not in _NUMBERS:
+        raise TypeError(f"unsupported operand type(s) for +: '{type(start).__name__}' and "
+                        "'int'")
+    return sum(xs, start)
+
+
+def _str(*x: Any) -> str:
+    """``str(x)``: of a value whose text stays within the bound of text."""
+    if not x:
+        return ""
+    value = x[0]
+    if type(value) is not str and cells(value) > MAX_LENGTH:
+        raise ExpressionError(f"str() of a value holding more than {MAX_LENGTH:,} items",
+                              hint="show a count or a sum instead")
+    text = str(value)
+    if len(text) > MAX_LENGTH:
+        raise ExpressionError(f"str() would make text longer than {MAX_LENGTH:,}")
+    return text
 
 
 def _count(xs: Iterable[Any]) -> int:
@@ -234,17 +293,17 @@ BASE_FUNCTIONS: dict[str, Callable[..., Any]] = {
     "min": min,
     "max": max,
     "abs": abs,
-    "sum": sum,
+    "sum": _sum,
     "len": len,
     "any": any,
     "all": all,
     "int": int,
     "float": float,
-    "str": str,
+    "str": _str,
     "bool": bool,
     "range": lambda *a: range(*a) if len(range(*a)) <= 100_000 else _too_long(),
     "sorted": _sorted_with(compiled.read_attribute),
-    "reversed": lambda xs: list(reversed(list(xs))),
+    "reversed": _reversed,
     "floor": round_down,
     "ceil": round_up,
     "round_up": round_up,
@@ -428,6 +487,7 @@ def compile_expr(text: Any, location: Location | None = None) -> Expr:
             hint="expressions use Python-like syntax: `a + b`, `x if c else y`, `f(x)`",
             key="expr.syntax", params={"expr": source, "reason": err.msg},
         ) from None
+    _check_nesting(tree, source, location)
     for node in ast.walk(tree):
         if not isinstance(node, _ALLOWED_NODES):
             raise ExpressionError(
@@ -478,6 +538,23 @@ def compile_expr(text: Any, location: Location | None = None) -> Expr:
         return Expr(source, body, frozenset(), frozenset(), location, body.value, True)
     names = frozenset(collector.names)
     return Expr(source, body, names, frozenset(collector.calls), location, path=_path(body))
+
+
+def _check_nesting(tree: ast.AST, source: str, location: Location | None) -> None:
+    """Refuse an expression nested more than :data:`MAX_NESTING` deep (walked without
+    recursion: the tree is as deep as the text is long)."""
+    todo: list[tuple[ast.AST, int]] = [(tree, 0)]
+    while todo:
+        node, depth = todo.pop()
+        if depth > MAX_NESTING:
+            raise ExpressionError(
+                f"the expression nests more than {MAX_NESTING} operations in one another "
+                f"(`{source[:40]}{'…' if len(source) > 40 else ''}`)", location=location,
+                hint="split it into several `set` values, or use sum() over a list")
+        for child in ast.iter_child_nodes(node):
+            if not isinstance(child, (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop,
+                                      ast.boolop)):
+                todo.append((child, depth + 1))
 
 
 def _path(node: ast.AST) -> tuple[str, ...] | None:

@@ -227,7 +227,7 @@ class _Writer:
             self.line(depth, "pass")
             return
         self.line(depth, f"r.steps += {len(steps)}")
-        self.line(depth, f"if r.steps > r.max_steps: r.too_many_steps({self.value(steps[0], 't')})")
+        self.line(depth, f"if r.steps > r.max_steps: r.checkpoint({self.value(steps[0], 't')})")
         for step in steps:
             if step.when is not None:
                 self.line(depth, f"if {self.expr(step.when, depth)}:")

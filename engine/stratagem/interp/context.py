@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from stratagem.errors import LimitError
+from stratagem.expr.bounds import METER
 from stratagem.i18n.catalog import Translator, translator
 from stratagem.interp.decisions import Decisions
 from stratagem.interp.dicesource import DiceSource
@@ -13,6 +15,9 @@ from stratagem.interp.trace import Event
 from stratagem.model.entities import Entity
 from stratagem.model.ruleset import Ruleset
 from stratagem.model.steps import KIND, Step
+
+#: Steps between two looks at the clock (``--max-seconds``) and at ``limits.max_steps``.
+CHECK_EVERY = 1000
 
 
 class BreakLoop(Exception):
@@ -29,6 +34,10 @@ class Return(Exception):
 
 class Run:
     """Everything one battle (or one rating) needs while its steps execute."""
+
+    #: The seconds each battle of this process may run (the command's ``--max-seconds``),
+    #: or None: no bound.
+    SECONDS: float | None = None
 
     def __init__(self, ruleset: Ruleset, root: Entity, dice: DiceSource,
                  decisions: Decisions, *, tracing: bool = True,
@@ -49,10 +58,24 @@ class Run:
         self.generated = generated
         #: evaluates the expressions (steps call ``run.evaluator.eval``: a compiled call)
         self.evaluator = ruleset.evaluator
-        self.max_steps = self.limits.max_steps
+        #: the steps after which run_block next looks at the clock and the bound on steps
+        #: (:meth:`checkpoint`): one comparison per block on the hot path
+        self.max_steps = min(self.limits.max_steps, CHECK_EVERY)
+        #: when the battle must have ended (time.monotonic()), or None: no bound
+        self.deadline: float | None = None
+        self.max_seconds: float | None = None
+        #: the entities the battle may still create (limits.max_entities)
+        self.entities_left = self.limits.max_entities
+        METER.reset(self.limits.max_work)
+        self.limit_time(Run.SECONDS)
         #: The language of messages raised while running (the report picks its own).
         self.lang = "en"
         self._translator: Translator | None = None
+
+    def limit_time(self, seconds: float | None) -> None:
+        """Stop the battle with an error once it has run ``seconds`` (``--max-seconds``)."""
+        self.max_seconds = seconds
+        self.deadline = None if seconds is None else time.monotonic() + seconds
 
     def translate(self, key: str, params: Mapping[str, Any]) -> str:
         """The text of one of the ruleset's message keys, in the run's language."""
@@ -61,8 +84,18 @@ class Run:
         return self._translator.t(key, **params)
 
     # -- helpers used by steps ----------------------------------------------------------
-    def too_many_steps(self, step: Step) -> None:
-        """Stop a battle that ran more steps than its limit allows."""
+    def checkpoint(self, step: Step) -> None:
+        """Every :data:`CHECK_EVERY` steps: stop a battle that ran more steps than its limit
+        allows, or past its deadline."""
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise LimitError(
+                f"the battle ran longer than {self.max_seconds:g} seconds",
+                location=step.location,
+                hint="a battle that never ends? raise --max-seconds, or check the ruleset's "
+                     "loops")
+        if self.steps <= self.limits.max_steps:
+            self.max_steps = min(self.steps + CHECK_EVERY, self.limits.max_steps)
+            return
         raise LimitError(
             f"the battle ran more than {self.limits.max_steps:,} steps",
             location=step.location,
@@ -71,10 +104,24 @@ class Run:
             key="run.max_steps", params={"max": self.limits.max_steps},
         )
 
+    def made_entity(self, step: Step) -> None:
+        """A `create` step makes one more entity (``limits.max_entities``)."""
+        self.entities_left -= 1
+        if self.entities_left < 0:
+            raise LimitError(f"the battle created more than {self.limits.max_entities:,} "
+                             "entities", location=step.location,
+                             hint="a `create` in a loop that never ends? limits.max_entities "
+                                  "raises the bound")
+
     def record(self, step: Step, values: dict[str, Any], key: str | None = None,
                params: dict[str, Any] | None = None, level: str | None = None) -> None:
         if not self.tracing:
             return
+        if len(self.trace) >= self.limits.max_trace:
+            raise LimitError(f"the trace of this battle would keep more than "
+                             f"{self.limits.max_trace:,} events", location=step.location,
+                             hint="a loop that never ends? limits.max_trace raises the bound; "
+                                  "without a trace (`odds`) there is none")
         self.trace.append(Event(
             index=len(self.trace),
             step=KIND[type(step)],

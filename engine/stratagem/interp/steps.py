@@ -7,6 +7,7 @@ here run them any number of times against a :class:`Run` and a scope of local na
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable, Mapping
 from typing import Any, NoReturn
 
@@ -15,10 +16,14 @@ from mypy_extensions import mypyc_attr
 from stratagem.dice import parse_dice
 from stratagem.errors import LimitError, Location, StratagemError, Word, a_or_an
 from stratagem.expr import SAFE_RESULT_TYPES, Expr, compile_expr
+from stratagem.expr.bounds import MAX_MAGNITUDE, ValueTooLarge, stored
+from stratagem.expr.calls import describe, plain_words
+from stratagem.expr.core import OPERATORS
 from stratagem.interp.context import BreakLoop, Return, Run
 from stratagem.interp.decisions import decide
-from stratagem.model.entities import Entity, EntityScope, read_member
+from stratagem.model.entities import Entity, EntityScope, FieldSpec, read_member
 from stratagem.model.steps import (
+    KIND,
     Block,
     BreakStep,
     CallStep,
@@ -67,7 +72,7 @@ def emit(run: Run, step: Step, scope: dict[str, Any], values: dict[str, Any],
         if params:
             merged.update(params)
         for name, expr in step.params.items():
-            merged[name] = run.evaluator.eval(expr, scope)
+            merged[name] = kept(run.evaluator.eval(expr, scope), expr, f"the parameter '{name}'")
         run.record(step, values, key, merged)
     else:
         run.record(step, values)
@@ -79,7 +84,7 @@ def run_block(run: Run, steps: Block, scope: dict[str, Any]) -> None:
     block = steps.steps if run.tracing else steps.untraced
     run.steps += len(block)
     if run.steps > run.max_steps and block:
-        run.too_many_steps(block[0])
+        run.checkpoint(block[0])
     for step in block:
         when = step.when
         if when is not None and not run.evaluator.eval(when, scope):
@@ -200,16 +205,42 @@ def roll_values(result: Any, who: str | None) -> dict[str, Any]:
 
 
 # -- the steps ----------------------------------------------------------------------------
+def kept(value: Any, expr: Expr | None, what: str) -> Any:
+    """``value``, if a battle may keep it (:func:`stratagem.expr.bounds.stored`): else an
+    error at ``expr`` naming ``what`` (the name or field it was for)."""
+    kind = type(value)
+    if kind in _KEPT_AS_IT_IS or (kind is int and -MAX_MAGNITUDE < value < MAX_MAGNITUDE):
+        return value
+    try:
+        return stored(value)
+    except ValueTooLarge as err:
+        text = f"`{expr.text}`: " if expr is not None else ""
+        raise ValueTooLarge(f"{text}{what}: {err.message}", hint=err.hint,
+                            location=expr.location if expr is not None else None) from None
+
+
+#: `add:` adds as `+` in an expression does (bounded for text and lists)
+_ADD = OPERATORS[ast.Add]
+
+#: What :func:`kept` passes without a look (the common values of a battle).
+_KEPT_AS_IT_IS = frozenset({bool, str, type(None), Entity, Label})
+
+
 def run_set(run: Run, step: SetStep, scope: dict[str, Any]) -> None:
     evaluator = run.evaluator
     for name, expr in step.values:
-        scope[name] = evaluator.eval(expr, scope)
+        scope[name] = kept(evaluator.eval(expr, scope), expr, f"the value of '{name}'")
     if run.tracing:
         emit(run, step, scope, {name: scope[name] for name, _ in step.values})
 
 
 def run_roll(run: Run, step: RollStep, scope: dict[str, Any]) -> None:
-    result = roll_dice(run, step.dice, scope, step.subject, step.label)
+    try:
+        result = roll_dice(run, step.dice, scope, step.subject, step.label)
+    except StratagemError as err:  # a roll too large for its names' values: at the step
+        if err.location is None:
+            err.location = step.location
+        raise
     if step.target:
         scope[step.target] = result.total
     if step.values_as:
@@ -496,9 +527,19 @@ def run_update(run: Run, step: UpdateStep, scope: dict[str, Any]) -> None:
         if entity._kind.name not in step.kinds:
             _check_kind(step, entity)
         inner = scope if step.local else _EntityOverlay(scope, entity)
-        new = [(name, evaluator.eval(expr, inner)) for name, expr in step.assign.items()]
+        fields = entity._kind.fields
+        new = [(name, _field_value(fields, name, evaluator.eval(expr, inner), step, entity))
+               for name, expr in step.assign.items()]
         for name, expr in step.add.items():
-            new.append((name, read_member(entity, name) + evaluator.eval(expr, inner)))
+            more = evaluator.eval(expr, inner)
+            try:
+                added = _ADD(read_member(entity, name), more)
+            except TypeError as err:
+                raise StratagemError(
+                    f"`update`: cannot add {describe(more)} to the {entity.kind_name}'s field "
+                    f"'{name}' ({plain_words(err)})",
+                    location=step.places.get(name) or step.location) from None
+            new.append((name, _field_value(fields, name, added, step, entity)))
         if not run.tracing:
             for name, value in new:
                 entity.set(name, value)
@@ -509,6 +550,26 @@ def run_update(run: Run, step: UpdateStep, scope: dict[str, Any]) -> None:
             entity.set(name, value)
         emit(run, step, scope, {"entity": entity, "changes": changes},
              params={"entity": entity, **{k: v[1] for k, v in changes.items()}})
+
+
+def _field_value(fields: Mapping[str, FieldSpec], name: str, value: Any,
+                 step: UpdateStep | CreateStep, entity: Entity) -> Any:
+    """A value a step gives a field, checked as loading checks one (its type, `min:`,
+    `max:`, enum values) and bounded as every kept value is; the error names the step's
+    place, the field and the value."""
+    spec = fields.get(name)
+    if spec is None:  # a collection: its entities
+        return value
+    kind = type(value)
+    if kind is int and (spec.type == "int" or spec.type == "number") and (
+            -MAX_MAGNITUDE < value < MAX_MAGNITUDE):  # the common case, answered first
+        low, high = spec.minimum, spec.maximum
+        if (low is None or value >= low) and (high is None or value <= high):
+            return value
+    elif kind is bool and spec.type == "bool":
+        return value
+    return spec.check(value, step.places.get(name) or step.location,
+                      f"`{KIND[type(step)]}`: the {entity.kind_name}'s", changed=True)
 
 
 def _check_kind(step: UpdateStep, entity: Entity) -> None:
@@ -557,12 +618,14 @@ def run_create(run: Run, step: CreateStep, scope: dict[str, Any]) -> None:
         entity = source.clone(parent)
     else:
         entity = run.ruleset.new_entity(kind, {}, parent)
+    run.made_entity(step)
     for name, expr in step.assign.items():
         if name not in kind.fields:
             raise StratagemError(f"{a_or_an(kind.name)} has no field '{name}'",
                                  location=step.location, key="compile.create_no_field",
                                  params={"kind": Word(kind.name), "name": name})
-        entity._f[name] = run.evaluator.eval(expr, scope)
+        entity._f[name] = _field_value(kind.fields, name, run.evaluator.eval(expr, scope),
+                                       step, entity)
     parent.adopt(step.collection, entity)
     if step.target:
         scope[step.target] = entity
@@ -577,7 +640,7 @@ def run_call(run: Run, step: CallStep, scope: dict[str, Any]) -> None:
     args: dict[str, Any] = {}
     evaluator = run.evaluator
     for name, expr in step.args.items():
-        args[name] = evaluator.eval(expr, scope)
+        args[name] = kept(evaluator.eval(expr, scope), expr, f"the argument '{name}'")
     result = enter(run, run.ruleset.procedures[step.procedure], args, step.location)
     if step.target:
         scope[step.target] = result
@@ -586,7 +649,8 @@ def run_call(run: Run, step: CallStep, scope: dict[str, Any]) -> None:
 
 
 def run_return(run: Run, step: ReturnStep, scope: dict[str, Any]) -> None:
-    value = run.evaluator.eval(step.value, scope) if step.value is not None else None
+    value = kept(run.evaluator.eval(step.value, scope), step.value, "the value returned") \
+        if step.value is not None else None
     if run.tracing:
         note(run, step, scope, {"value": value})
     raise Return(value)

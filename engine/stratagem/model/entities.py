@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from stratagem.errors import Location, StratagemError, UnknownMember, Word, a_or_an
 from stratagem.expr import SAFE_RESULT_TYPES, Expr
+from stratagem.expr.bounds import ValueTooLarge, describe_number, stored
 from stratagem.expr.compiled import read_attribute
 from stratagem.model.tables import Row
 from stratagem.model.values import closest, exact, plain
@@ -53,8 +54,10 @@ class FieldSpec:
         """Whether army and scenario files may state it (it is not battle state)."""
         return self.owner != "battle"
 
-    def check(self, value: Any, where: Location | None, owner: str) -> Any:
-        """Validate and normalise a value written by a user for this field."""
+    def check(self, value: Any, where: Location | None, owner: str,
+              changed: bool = False) -> Any:
+        """Validate and normalise a value written by a user for this field (``changed``: a
+        value a step gives it, which is never converted to text or wrapped in a list)."""
         if value is None:
             if self.optional or self.type == "any":
                 return None
@@ -63,25 +66,30 @@ class FieldSpec:
         kind = self.type
         if kind == "int":
             if isinstance(value, bool) or not isinstance(value, int):
-                if isinstance(value, float) and value.is_integer():
+                if isinstance(value, (float, Fraction)) and _whole(value):
                     value = int(value)
                 else:
-                    raise _field_error(f"expected a whole number, got {value!r}", where,
+                    raise _field_error(f"expected a whole number, got {_shown(value)}", where,
                                        key="run.field_not_int", owner=owner, field=self.name,
-                                       value=repr(value))
+                                       value=_shown(value))
         elif kind == "number":
             if isinstance(value, bool) or not isinstance(value, (int, float, Fraction)):
-                raise _field_error(f"expected a number, got {value!r}", where,
+                raise _field_error(f"expected a number, got {_shown(value)}", where,
                                    key="run.field_not_number", owner=owner, field=self.name,
-                                   value=repr(value))
+                                   value=_shown(value))
             value = exact(value)
         elif kind == "bool":
             if not isinstance(value, bool):
-                raise _field_error(f"expected true or false, got {value!r}", where,
+                raise _field_error(f"expected true or false, got {_shown(value)}", where,
                                    key="run.field_not_bool", owner=owner, field=self.name,
-                                   value=repr(value))
+                                   value=_shown(value))
         elif kind in ("str", "dice"):
             if not isinstance(value, str):
+                if changed and (isinstance(value, bool)
+                                or not isinstance(value, (int, float, Fraction))):
+                    raise _field_error(f"expected text, got {_shown(value)}", where,
+                                       key="run.field_not_text", owner=owner,
+                                       field=self.name, value=_shown(value))
                 value = str(value)
         elif kind == "enum":
             if self.values is not None and value not in self.values:
@@ -92,21 +100,42 @@ class FieldSpec:
                                    field=self.name, value=value, allowed=allowed)
         elif kind == "list":
             if not isinstance(value, list):
-                value = [value]
+                if changed and not isinstance(value, tuple):
+                    raise _field_error(f"expected a list, got {_shown(value)}", where,
+                                       key="run.field_not_list", owner=owner,
+                                       field=self.name, value=_shown(value))
+                value = list(value) if isinstance(value, tuple) else [value]
             if self.of is not None:
-                value = [self.of.check(v, where, owner) for v in value]
+                value = [self.of.check(v, where, owner, changed) for v in value]
             else:
                 value = list(value)
         if kind in ("int", "number"):
             if self.minimum is not None and value < self.minimum:
-                raise _field_error(f"must be at least {self.minimum}, got {value}", where,
+                raise _field_error(f"must be at least {self.minimum}, got {_shown(value)}", where,
                                    key="run.field_below", owner=owner, field=self.name,
                                    limit=self.minimum, value=value)
             if self.maximum is not None and value > self.maximum:
-                raise _field_error(f"must be at most {self.maximum}, got {value}", where,
+                raise _field_error(f"must be at most {self.maximum}, got {_shown(value)}", where,
                                    key="run.field_above", owner=owner, field=self.name,
                                    limit=self.maximum, value=value)
-        return value
+        try:
+            return stored(value)
+        except ValueTooLarge as err:
+            raise _field_error(f"cannot hold it: {err.message}", where,
+                               hint=err.hint if changed else None, key="run.field_too_large",
+                               owner=owner, field=self.name, what=err.message) from None
+
+
+def _whole(value: float | Fraction) -> bool:
+    return value.denominator == 1 if isinstance(value, Fraction) else value.is_integer()
+
+
+def _shown(value: Any) -> str:
+    """A value in a message: a number by its size when huge, anything else shortened."""
+    if isinstance(value, (int, float, Fraction)) and not isinstance(value, bool):
+        return describe_number(value)
+    text = repr(value.label() if isinstance(value, Entity) else value)
+    return text if len(text) <= 60 else text[:60] + "…"
 
 
 def _field_error(what: str, where: Location | None, hint: str | None = None, *, key: str,

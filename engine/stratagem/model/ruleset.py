@@ -14,6 +14,7 @@ from typing import Any
 
 from stratagem.errors import Location, StratagemError
 from stratagem.expr import Evaluator, Expr, compile_expr
+from stratagem.expr.bounds import DEFAULT_WORK
 from stratagem.model.entities import Entity, EntityKind, read_member
 from stratagem.model.steps import DecideStep, Procedure
 from stratagem.model.tables import Row, Table
@@ -28,11 +29,34 @@ TOP_LEVEL = (
 
 @dataclass(frozen=True)
 class RunLimits:
-    """Bounds of one battle. A ruleset may lower or raise them within reason."""
+    """Bounds of one battle, owned by the host: a ruleset's `limits:` may lower any of them
+    and raise it only up to its hard cap (:data:`RUN_CAPS`, a load error beyond).
+
+    ``max_rounds``: passes of one `repeat`; ``max_steps``: steps of one battle;
+    ``max_call_depth``: procedure calls and loops nested in one another (far below the
+    Python stack); ``max_work``: items the expressions of one battle walk and build
+    (comprehensions, repeated and joined lists, the functions that walk lists);
+    ``max_trace``: events one battle's trace keeps (its values are bounded by the rest);
+    ``max_entities``: entities one battle creates (`create`).
+    """
 
     max_rounds: int = 1000
     max_steps: int = 1_000_000
     max_call_depth: int = 50
+    max_work: int = DEFAULT_WORK
+    max_trace: int = 100_000
+    max_entities: int = 10_000
+
+
+#: The most each limit may be raised to (docs/security.md, "Limits and caps").
+RUN_CAPS: dict[str, int] = {
+    "max_rounds": 100_000,
+    "max_steps": 10_000_000,
+    "max_call_depth": 100,
+    "max_work": 50_000_000,
+    "max_trace": 500_000,
+    "max_entities": 100_000,
+}
 
 
 class Ruleset:

@@ -206,6 +206,8 @@ class CreateStep(Step):
     #: `set:`, the fields given new values
     assign: dict[str, Expr] = field(default_factory=dict)
     target: str | None = None
+    #: where each field is named
+    places: dict[str, Location | None] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import os
 import tempfile
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from stratagem.errors import StratagemError

@@ -322,6 +322,16 @@ def _summaries(t: Translator, kind: str, title: str, values: dict[str, Any],
     return {"title": title, "rows": rows}
 
 
+def _fraction(p: Any) -> str:
+    """An exact probability as text; one whose parts run past 30 digits as a decimal (the
+    weights of 10,000 dice have thousands of digits)."""
+    if not hasattr(p, "numerator"):
+        return str(p)
+    if max(p.numerator.bit_length(), p.denominator.bit_length()) > 100:
+        return f"≈{float(p):.6g}"
+    return f"{p.numerator}/{p.denominator}"
+
+
 def dist_view(text: str, dist: Distribution, lang: str = "en") -> View:
     """The exact odds of a dice expression: each outcome exactly, at least and at most."""
     t = Translator(engine_catalog(lang))
@@ -331,8 +341,7 @@ def dist_view(text: str, dist: Distribution, lang: str = "en") -> View:
     total = sum(dist.pmf.values())
     for outcome, p in dist.pmf.items():
         at_most = below + p
-        rows.append({"outcome": f"{outcome}{pct}", "fraction": f"{p.numerator}/{p.denominator}"
-                     if hasattr(p, "numerator") else str(p),
+        rows.append({"outcome": f"{outcome}{pct}", "fraction": _fraction(p),
                      "exactly": float(p), "at_least": float(total - below),
                      "at_most": float(at_most)})
         below = at_most

@@ -1,0 +1,243 @@
+"""How large a value of the rules may grow, and how much work one battle's expressions do.
+
+Both evaluators (compiled code and the simpleeval reference) call the same bounded
+operators and functions (:mod:`stratagem.expr.core`), which check here:
+
+- a number an operator makes has fewer than :data:`MAX_DIGITS` digits (an exact fraction:
+  its numerator and denominator), so no power or product grows without end and every
+  number can be written out;
+- text and lists that ``+`` and ``*`` make hold at most :data:`MAX_LENGTH` items, and a
+  value holds at most :data:`MAX_CELLS` items all told (a list repeated inside a list
+  counts each time it appears: it is written out so);
+- the items comprehensions walk and the items repeated or joined lists hold are counted
+  against the :data:`METER` of the battle (``limits.max_work``, reset as each battle
+  starts), in coarse units: one count per loop or per list made, never per item.
+
+Where a value is kept (a `set` name, a field, a trace event) :func:`stored` also refuses
+what no rule means: NaN, infinities, complex numbers, and numbers of
+:data:`MAX_MAGNITUDE` or more.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+from stratagem.errors import LimitError
+
+#: Digits of a number an operator may make (Python writes out at most 4,300).
+MAX_DIGITS = 1000
+_INT_BOUND = 10**MAX_DIGITS
+#: The longest text or list `+` and `*` make.
+MAX_LENGTH = 100_000
+#: Items one value holds, nested lists and text counted in full.
+MAX_CELLS = 1_000_000
+#: Numbers a battle keeps (a field, a `set` name) stay below this in size.
+MAX_MAGNITUDE = 10**18
+#: Evaluation work of one battle unless its limits say otherwise (``limits.max_work``).
+DEFAULT_WORK = 10_000_000
+
+
+class ValueTooLarge(LimitError):
+    """An operator, a function or a step would make or keep a value past its bound."""
+
+
+class Meter:
+    """The evaluation work the current battle may still do (``limits.max_work``)."""
+
+    __slots__ = ("left", "limit")
+
+    def __init__(self, limit: int = DEFAULT_WORK) -> None:
+        self.limit = limit
+        self.left = limit
+
+    def reset(self, limit: int) -> None:
+        """A battle starts with ``limit`` units of work."""
+        self.limit = limit
+        self.left = limit
+
+    def charge(self, units: int) -> None:
+        left = self.left - units
+        self.left = left
+        if left < 0:
+            self.left = 0
+            raise ValueTooLarge(
+                f"the expressions of this battle did more than {self.limit:,} units of work "
+                "(items walked by comprehensions and held by lists they made)",
+                hint="a loop in an expression that walks a huge list? limits.max_work "
+                     "raises the bound")
+
+
+#: The meter of the battle being fought (one battle runs at a time in a process).
+METER = Meter()
+
+
+def check_number(value: Any) -> Any:
+    """``value`` if a number an operator made is within :data:`MAX_DIGITS` digits."""
+    kind = type(value)
+    if kind is int:
+        if -_INT_BOUND < value < _INT_BOUND:
+            return value
+    elif kind is Fraction:
+        if -_INT_BOUND < value.numerator < _INT_BOUND and value.denominator < _INT_BOUND:
+            return value
+    elif kind is complex:
+        raise ValueTooLarge("the result is not a real number (a root of a negative number?)",
+                            hint="bound the value first, e.g. max(x, 0) ** 0.5")
+    else:
+        return value
+    raise ValueTooLarge(f"the result would have more than {MAX_DIGITS:,} digits",
+                        hint="bound the values first, e.g. with min()")
+
+
+def cells(value: Any, limit: int = MAX_CELLS) -> int:
+    """The items ``value`` holds all told, lists within lists and text counted in full (a
+    list that appears twice counts twice, as it would be written out)."""
+    return _measure(value, False)[0]
+
+
+def _measure(value: Any, numbers: bool) -> tuple[int, int]:
+    """(items all told, levels of nesting) of ``value``, each list walked once however
+    often it appears; ``numbers``: also refuse a number a battle may not keep."""
+    if type(value) is str:
+        return len(value), 0
+    if type(value) not in _CONTAINERS:
+        return 0, 0
+    memo: dict[int, tuple[int, int]] = {}
+    todo: list[tuple[Any, bool]] = [(value, False)]
+    while todo:
+        item, ready = todo.pop()
+        key = id(item)
+        if key in memo:
+            continue
+        items = (*item, *item.values()) if type(item) is dict else item
+        inner = [v for v in items if type(v) in _CONTAINERS] if not _CONTAINERS.isdisjoint(
+            set(map(type, items))) else []
+        if not ready:
+            todo.append((item, True))
+            todo.extend((v, False) for v in inner if id(v) not in memo)
+            if numbers:
+                _check_numbers(items)
+            continue
+        total, height = len(item), 1
+        for v in items:
+            kind = type(v)
+            if kind is str:
+                total += len(v)
+            elif kind in _CONTAINERS:
+                sub = memo[id(v)]
+                total += sub[0]
+                height = max(height, sub[1] + 1)
+        memo[key] = (total, height)
+    return memo[id(value)]
+
+
+def _check_numbers(items: Any) -> None:
+    kinds = set(map(type, items))  # the common lists (of entities, of whole numbers) are
+    if kinds.isdisjoint(_NUMBERS):  # answered by C loops
+        return
+    if len(kinds) == 1 and int in kinds and -MAX_MAGNITUDE < min(items) and (
+            max(items) < MAX_MAGNITUDE):
+        return
+    for v in items:
+        kind = type(v)
+        if kind is int:
+            if not -MAX_MAGNITUDE < v < MAX_MAGNITUDE:
+                raise _refused(v)
+        elif kind in _NUMBERS and _number_kept(v, kind):
+            raise _refused(v)
+
+
+_CONTAINERS = frozenset({list, tuple, dict})
+_NUMBERS = frozenset({int, float, Fraction, complex})
+_HOLDERS = frozenset({list, tuple, dict, str})
+#: Lists within lists a kept value may nest (it is written out, and read back, so deep).
+MAX_NESTING = 50
+
+
+def check_cells(value: Any) -> Any:
+    """``value`` if it holds at most :data:`MAX_CELLS` items all told."""
+    if cells(value) > MAX_CELLS:
+        raise ValueTooLarge(f"the value would hold more than {MAX_CELLS:,} items (lists "
+                            "within lists counted in full)",
+                            hint="keep lists short: count or sum them instead")
+    return value
+
+
+#: Values :func:`stored` passes at once.
+_PLAIN = frozenset({bool, str, type(None)})
+
+
+def stored(value: Any) -> Any:
+    """``value``, if a battle may keep it: a real, finite number below
+    :data:`MAX_MAGNITUDE`; text, lists and maps within :data:`MAX_CELLS` items and
+    :data:`MAX_NESTING` levels whose numbers are such numbers. Anything else (an entity,
+    a table row) is the engine's own, kept as it is."""
+    kind = type(value)
+    if kind is int:
+        if -MAX_MAGNITUDE < value < MAX_MAGNITUDE:
+            return value
+    elif kind in _PLAIN:
+        return value
+    elif kind is list or kind is tuple or kind is dict:
+        _walk(value)
+        return value
+    elif not _number_kept(value, kind):
+        return value
+    raise _refused(value)
+
+
+def _number_kept(value: Any, kind: type) -> bool:
+    """Whether ``value`` is a number (False: not one); raises nothing, a number a battle
+    may not keep returns True only to be refused (see :func:`stored`)."""
+    if kind is Fraction:
+        return not (-MAX_MAGNITUDE < value < MAX_MAGNITUDE and value.denominator < _INT_BOUND)
+    if kind is float:
+        return not (-MAX_MAGNITUDE < value < MAX_MAGNITUDE)  # False for NaN too: refused
+    return kind is complex or kind is int
+
+
+def _walk(value: Any) -> None:
+    """Check every number inside a list or map, its items all told and its depth."""
+    total, height = _measure(value, True)
+    if height > MAX_NESTING:
+        raise ValueTooLarge(f"the value nests lists more than {MAX_NESTING} deep",
+                            hint="keep lists flat")
+    if total > MAX_CELLS:
+        check_cells(value)
+
+
+def _refused(value: Any) -> ValueTooLarge:
+    if isinstance(value, complex):
+        return ValueTooLarge("the value is not a real number (a root of a negative number?)",
+                             hint="bound it first, e.g. max(x, 0) ** 0.5")
+    if isinstance(value, float) and math.isnan(value):
+        return ValueTooLarge("the value is not a number (NaN: infinity minus infinity, or "
+                             "0 times infinity)", hint="bound the values first, e.g. with min()")
+    if isinstance(value, Fraction) and -MAX_MAGNITUDE < value < MAX_MAGNITUDE:
+        return ValueTooLarge(f"the fraction has more than {MAX_DIGITS:,} digits",
+                             hint="round it, e.g. round_down(x * 1000) / 1000")
+    return _too_big(value)
+
+
+def _too_big(value: Any) -> ValueTooLarge:
+    return ValueTooLarge(f"{describe_number(value)} is too large to keep (the bound is 10^18)",
+                         hint="bound the value, e.g. min(x, 1000000)")
+
+
+def describe_number(value: Any) -> str:
+    """A number as a message shows it: whole and short, or its size in digits."""
+    if isinstance(value, float):
+        return "infinity" if math.isinf(value) and value > 0 else (
+            "minus infinity" if math.isinf(value) else f"{value:g}")
+    if isinstance(value, Fraction):
+        if value.denominator != 1 and -(10**15) < value < 10**15:
+            return f"{float(value):g}"
+        value = value.numerator // value.denominator
+    if isinstance(value, int):
+        if -(10**15) < value < 10**15:
+            return str(value)
+        digits = int(abs(value).bit_length() * 0.30103) + 1
+        return f"{'minus ' if value < 0 else ''}a number of about {digits:,} digits"
+    return repr(value)[:60]
