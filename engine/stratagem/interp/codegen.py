@@ -40,6 +40,7 @@ from stratagem.interp.steps import (
     RUN,
     emit,
     endless,
+    kept,
     loop_items,
     note,
     passes,
@@ -163,7 +164,7 @@ class _Writer:
         #: the loops around the step being written: (record, its pass counter or None)
         self.loops: list[tuple[Step, str | None]] = []
         self.ns.update(emit=emit, note=note, round_end=round_end, endless=endless,
-                       items=loop_items, deep=too_deep, passes=passes)
+                       items=loop_items, deep=too_deep, passes=passes, kept=kept)
 
     # -- names ----------------------------------------------------------------------------
     def value(self, value: Any, prefix: str = "k") -> str:
@@ -175,6 +176,11 @@ class _Writer:
             self._count += 1
             self.ns[name] = value
         return name
+
+    def kept(self, expr: Expr, depth: int, what: str) -> str:
+        """Code for the value of ``expr`` checked as a value a battle may keep (as the
+        interpreter's runners check it: :func:`stratagem.interp.steps.kept`)."""
+        return f"kept({self.expr(expr, depth)}, {self.value(expr, 'e')}, {self.value(what)})"
 
     def temp(self) -> str:
         self._count += 1
@@ -246,7 +252,8 @@ class _Writer:
     # -- the control-flow steps (each answers whether it wrote the step) ------------------
     def set_(self, step: SetStep, depth: int) -> bool:
         for name, expr in step.values:
-            self.line(depth, f"s[{self.value(name)}] = {self.expr(expr, depth)}")
+            value = self.kept(expr, depth, "the value of '" + name + "'")
+            self.line(depth, f"s[{self.value(name)}] = {value}")
         if self.tracing:
             shown = ", ".join(f"{self.value(name)}: s[{self.value(name)}]"
                               for name, _ in step.values)
@@ -345,7 +352,10 @@ class _Writer:
         return True
 
     def return_(self, step: ReturnStep, depth: int) -> bool:
-        value = self.expr(step.value, depth) if step.value is not None else "None"
+        value = "None"
+        if step.value is not None:
+            value = self.temp()
+            self.line(depth, f"{value} = {self.kept(step.value, depth, 'the value returned')}")
         if self.tracing:
             self.line(depth, f"note(r, {self.value(step, 't')}, s, {{'value': {value}}})")
         self.line(depth, f"return {value}")
@@ -357,7 +367,8 @@ class _Writer:
             return False
         record = self.value(step, "t")
         args, result = self.temp(), self.temp()
-        given = ", ".join(f"{self.value(name)}: {self.expr(expr, depth)}"
+        given = ", ".join(self.value(name) + ": "
+                          + self.kept(expr, depth, "the argument '" + name + "'")
                           for name, expr in step.args.items())
         self.line(depth, f"{args} = {{{given}}}")
         self.line(depth, f"if r.depth > r.limits.max_call_depth: deep(r, {record}.location)")

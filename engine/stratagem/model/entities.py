@@ -123,7 +123,7 @@ class FieldSpec:
         except ValueTooLarge as err:
             raise _field_error(f"cannot hold it: {err.message}", where,
                                hint=err.hint if changed else None, key="run.field_too_large",
-                               owner=owner, field=self.name, what=err.message) from None
+                               owner=owner, field=self.name, reason=err.message) from None
 
 
 def _whole(value: float | Fraction) -> bool:
