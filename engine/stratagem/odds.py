@@ -15,7 +15,7 @@ from stratagem.api import load_scenario, run_battle
 from stratagem.compile.decisions import compile_decisions
 from stratagem.errors import StratagemError
 from stratagem.i18n.catalog import translator
-from stratagem.interp.context import Run
+from stratagem.interp.context import battle_seconds, limit_battles
 from stratagem.interp.decisions import reason_text
 from stratagem.interp.trace import Label
 from stratagem.model.decisions import Reason, merge_decisions
@@ -250,7 +250,7 @@ _WORKER_PIDS: Any = None
 def _start_worker(path: str | None, seeds: Any = None, pids: Any = None,
                   seconds: float | None = None) -> None:
     global _WORKER_SCENARIO, _WORKER_ERROR, _WORKER_SEEDS, _WORKER_PIDS
-    Run.SECONDS = seconds  # a spawned worker knows the command's --max-seconds only so
+    limit_battles(seconds)  # a spawned worker knows the command's --max-seconds only so
     # Ctrl-C is the parent's to handle: it stops the workers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _WORKER_SEEDS, _WORKER_PIDS = seeds, pids
@@ -311,7 +311,7 @@ def _in_processes(scenario: Scenario, chunks: list[tuple[int, int]],
     done = 0
     pool = ProcessPoolExecutor(min(jobs, len(chunks)), mp_context=context,
                                initializer=_start_worker,
-                               initargs=(scenario.path, seeds, pids, Run.SECONDS))
+                               initargs=(scenario.path, seeds, pids, battle_seconds()))
     try:
         pending = {pool.submit(_worker_fight, task) for task in tasks}
         while pending:

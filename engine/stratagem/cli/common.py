@@ -133,9 +133,9 @@ def _seconds(text: str) -> float:
 
 def limit_seconds(args: argparse.Namespace) -> None:
     """Each battle this command fights stops after ``--max-seconds`` (if given)."""
-    from stratagem.interp.context import Run
+    from stratagem.interp.context import limit_battles
 
-    Run.SECONDS = getattr(args, "max_seconds", None)
+    limit_battles(getattr(args, "max_seconds", None))
 
 
 def add_table_options(parser: argparse.ArgumentParser) -> None:

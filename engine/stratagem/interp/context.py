@@ -32,12 +32,23 @@ class Return(Exception):
         self.value = value
 
 
+#: The seconds each battle of this process may run (the command's ``--max-seconds``), or
+#: None: no bound. A list, not a class attribute: a compiled class's attributes are fixed.
+_SECONDS: list[float | None] = [None]
+
+
+def limit_battles(seconds: float | None) -> None:
+    """Every battle this process starts from now on stops after ``seconds``."""
+    _SECONDS[0] = seconds
+
+
+def battle_seconds() -> float | None:
+    """The bound :func:`limit_battles` set."""
+    return _SECONDS[0]
+
+
 class Run:
     """Everything one battle (or one rating) needs while its steps execute."""
-
-    #: The seconds each battle of this process may run (the command's ``--max-seconds``),
-    #: or None: no bound.
-    SECONDS: float | None = None
 
     def __init__(self, ruleset: Ruleset, root: Entity, dice: DiceSource,
                  decisions: Decisions, *, tracing: bool = True,
@@ -67,7 +78,7 @@ class Run:
         #: the entities the battle may still create (limits.max_entities)
         self.entities_left = self.limits.max_entities
         METER.reset(self.limits.max_work)
-        self.limit_time(Run.SECONDS)
+        self.limit_time(_SECONDS[0])
         #: The language of messages raised while running (the report picks its own).
         self.lang = "en"
         self._translator: Translator | None = None
