@@ -172,7 +172,7 @@ def test_a_runtime_error_reads_the_same_through_both_backends(case, tmp_path):
 # -- what the generated code is made of ----------------------------------------------------
 #: Every name the generated code uses that is not made from an index.
 FIXED_NAMES = {"r", "s", "o", "d", "x", "emit", "note", "round_end", "endless", "items",
-               "deep", "passes", "enumerate", "len", "bool", "Exception", "None"}
+               "deep", "passes", "kept", "enumerate", "len", "bool", "Exception", "None"}
 FIXED_TEXT = {"condition", "value", "in", "count", "round", "heading", "passes",
               "procedure", "result", "quiet"}
 MANGLED = re.compile(r"[ptekgfv][0-9]+")
