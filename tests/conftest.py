@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,8 @@ import pytest
 #: read them, as a GM would with ``--allow-path`` (docs/security.md). The hostile corpus
 #: (tests/hostile) runs without it.
 TESTS = Path(__file__).resolve().parent
+#: the shipped examples, which tests name by absolute paths from temporary scenarios
+EXAMPLES = TESTS.parent / "examples"
 
 
 @pytest.fixture(autouse=True)
@@ -19,8 +22,8 @@ def _test_rulesets_readable(monkeypatch: pytest.MonkeyPatch) -> None:
     from stratagem.compile import pipeline
     from stratagem.loader.access import Access
 
-    monkeypatch.setenv("STRATAGEM_ALLOW_PATH", str(TESTS))
-    monkeypatch.setattr(pipeline.DEFAULT, "access", Access.allowing([TESTS]))
+    monkeypatch.setenv("STRATAGEM_ALLOW_PATH", os.pathsep.join([str(TESTS), str(EXAMPLES)]))
+    monkeypatch.setattr(pipeline.DEFAULT, "access", Access.allowing([TESTS, EXAMPLES]))
 
 
 @pytest.fixture

@@ -257,22 +257,22 @@ def _install_formulas(rs: Ruleset, formulas: Mapping[str, tuple[list[str], Expr]
 
 
 def _install_functions(rs: Ruleset) -> None:
-    def lookup(table: str, *keys: Any, shift: Any = 0) -> Row:
+    def lookup(table: Any, *keys: Any, shift: Any = 0) -> Row:
         return rs._table(table).lookup(*keys, shift=int(shift))
 
-    def row(table: str, key: Any) -> Row:
+    def row(table: Any, key: Any) -> Row:
         return rs._table(table).row_by_id(key)
 
-    def has(table: str, *keys: Any) -> bool:
+    def has(table: Any, *keys: Any) -> bool:
         return rs._table(table).find(keys) is not None
 
-    def keys(table: str) -> list[Any]:
+    def keys(table: Any) -> list[Any]:
         return rs._table(table).keys()
 
-    def rows(table: str) -> list[Row]:
+    def rows(table: Any) -> list[Row]:
         return list(rs._table(table).rows)
 
-    def label(enum: str, value: Any = None) -> Label:
+    def label(enum: Any, value: Any = None) -> Label:
         if value is None:
             return Label(str(enum), str(enum))
         return Label(f"enum.{enum}.{value}", str(value))

@@ -228,6 +228,8 @@ def _too_big(value: Any) -> ValueTooLarge:
 
 def describe_number(value: Any) -> str:
     """A number as a message shows it: whole and short, or its size in digits."""
+    if isinstance(value, bool):  # before int: a compiled build would show True as 1
+        return str(value)
     if isinstance(value, float):
         return "infinity" if math.isinf(value) and value > 0 else (
             "minus infinity" if math.isinf(value) else f"{value:g}")
