@@ -3,7 +3,7 @@
 Each ``--vary FIELD=v1,v2,...`` is an axis: FIELD addresses one value of the scenario by
 its keys and list positions, ``sides.0.units.1.count`` or ``battle.days`` (a field of the
 battle may be named alone: ``days``), a side or a unit also by its name
-(``sides.Megalos.strategy``). The grid is every combination of the axes' values, the
+(``sides.Red.strategy``). The grid is every combination of the axes' values, the
 first axis varying slowest. Each combination is the scenario with those values set,
 checked as a scenario file is, and fought with the seeds ``stratagem odds`` uses (SEED ..
 SEED+N-1), so its figures are exactly those of ``stratagem odds`` on that variant.

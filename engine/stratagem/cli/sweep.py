@@ -18,7 +18,7 @@ from stratagem.cli.odds import between, progress_bar
 EPILOG = """examples:
   stratagem sweep my-battle.yaml --vary sides.0.strategy=12,14,16 -n 500
   stratagem sweep my-battle.yaml --vary sides.0.units.1.count=10,20,30 --vary days=1,2 -n 1000
-  stratagem sweep my-battle.yaml --vary sides.Megalos.units.Knights.quality=green,veteran \\
+  stratagem sweep my-battle.yaml --vary sides.Red.units.Archers.count=50,100 \\
       -n 2000 --format html -o sweep.html
   stratagem sweep my-battle.yaml --vary sides.1.strategy=10,12 -n 10000 \\
       --cluster tcp://10.0.0.5:8786
