@@ -11,6 +11,7 @@ import argparse
 import importlib
 import os
 import sys
+from pathlib import Path
 
 from stratagem import __version__, _native
 from stratagem.errors import Keyed, StratagemError, Texts
@@ -47,10 +48,11 @@ def _argparse_speaks(argv: list[str]) -> None:
     from stratagem.cli.common import chosen_lang
     from stratagem.i18n.catalog import engine_catalog, set_locale_places
 
-    requested = (_given(argv, "--lang") or [None])[-1]
+    langs = _given(argv, "--lang")
+    requested = langs[-1] if langs else None
     common.SPOKEN = None  # English, unless the language's texts load
-    try:
-        set_locale_places(_given(argv, "--locales"))  # a translator's own texts, for --help too
+    try:  # a translator's own texts (--locales) speak in --help too
+        set_locale_places(Path(place) for place in _given(argv, "--locales"))
         texts = engine_catalog(chosen_lang(requested, warn=False))
     except StratagemError:  # a bad --lang is reported once parsing is done
         return
@@ -81,8 +83,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="stratagem", description=spoken("cli.help.description"),
                                      epilog=spoken("cli.help.epilog"))
     compiled = _native.build() == "compiled"
-    parser.add_argument("--version", action="version", version=spoken(
-        "cli.help.version", version=__version__, compiled=compiled))
+    parser.add_argument("--version", action="version", help=helps("argparse.version"),
+                        version=spoken("cli.help.version", version=__version__,
+                                       compiled=compiled))
     parser.add_argument("--lang", dest="top_lang", default=None, metavar="LANG",
                         help=helps("cli.help.top_lang"))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")

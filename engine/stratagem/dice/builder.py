@@ -225,7 +225,7 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
                 hint=f"write {self.text[pos : token.start_pos].strip()}d100 for percentile dice, "
                 f"or ({self.text[pos : token.start_pos].strip()}d)% for a roll read as a percentage",
                 key="dice.percent_ambiguous", written=self.text[pos : token.end_pos],
-                count=self.text[pos : token.start_pos].strip(), default=default,
+                count=self.text[pos : token.start_pos].strip(), default=str(default),
             )
         self._fixed(count, pos, "dice")
         self._fixed(sides, token.end_pos, "sides")
