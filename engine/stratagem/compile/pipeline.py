@@ -35,7 +35,7 @@ from stratagem.errors import (
 )
 from stratagem.i18n.catalog import parse_locale, record_locale_names
 from stratagem.i18n.names import NameBook, extract_names
-from stratagem.loader.access import STRICT, Access, is_file
+from stratagem.loader.access import ARMY_FILE, STRICT, Access, is_file
 from stratagem.loader.limits import DEFAULT_LIMITS, LoadLimits
 from stratagem.loader.resolve import find_ruleset, load_document_chain
 from stratagem.loader.schema import validate_document
@@ -249,7 +249,7 @@ class Pipeline:
         """An army file a scenario names, checked as ``validate`` checks one on its own (it
         must lie under the scenario's ``folder``)."""
         ref = str(path.relative_to(folder)) if path.is_relative_to(folder) else str(path)
-        self.access.check(path, folder, ref, location, "the army file")
+        self.access.check(path, folder, ref, location, ARMY_FILE)
         path = path.resolve()
         if not is_file(path):
             raise StratagemError(f"army file not found: {os.path.relpath(path, folder)}",
@@ -293,7 +293,7 @@ class Pipeline:
         for name, army in raw["armies"].items():
             try:
                 file = self.access.reference(str(army), path.parent, path.parent,
-                                             raw["armies"].where(name), "the army file")
+                                             raw["armies"].where(name), ARMY_FILE)
             except StratagemError as err:
                 errors.append(err)
                 continue
