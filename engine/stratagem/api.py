@@ -158,7 +158,8 @@ def run_battle(scenario: str | Path | Scenario, *, seed: int | None = None,
     :attr:`BattleResult.fallbacks`). ``after`` names procedures (without parameters) run
     next in the same run (a campaign's ``after_battle``), with the same dice and decisions.
     ``backend`` runs the procedures as generated Python (``generated``) or interprets their
-    step records (``interpreter``); the default is STRATAGEM_BACKEND's, else generated."""
+    step records (``interpreter``); the default is STRATAGEM_BACKEND's, else generated (the
+    interpreter in a compiled build)."""
     if not isinstance(scenario, Scenario):
         scenario = load_scenario(scenario)
     rs = scenario.ruleset

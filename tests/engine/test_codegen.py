@@ -244,3 +244,14 @@ def test_the_backend_is_chosen_per_run(monkeypatch):
     with pytest.raises(StratagemError, match="unknown back-end 'fast'"):
         backend()
     assert set(codegen.BACKENDS) == set(BACKENDS)
+
+
+def test_a_compiled_build_interprets_by_default(monkeypatch):
+    """Its interpreter is machine code, faster there than generated Python."""
+    monkeypatch.delenv("STRATAGEM_BACKEND", raising=False)
+    monkeypatch.setattr(codegen, "_DEFAULT", [])
+    monkeypatch.setattr(codegen._native, "build", lambda: "compiled")
+    assert backend() == "interpreter"
+    monkeypatch.setattr(codegen, "_DEFAULT", [])
+    monkeypatch.setattr(codegen._native, "build", lambda: "plain")
+    assert backend() == "generated"

@@ -33,6 +33,7 @@ import os
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from stratagem import _native
 from stratagem.errors import StratagemError
 from stratagem.expr import Evaluator, Expr
 from stratagem.interp.context import Run
@@ -62,8 +63,9 @@ from stratagem.model.steps import (
     Step,
 )
 
-#: The back-ends: ``generated`` (the default) runs the procedures as generated Python
-#: functions, ``interpreter`` runs their step records (the reference).
+#: The back-ends: ``generated`` (the default of the sources) runs the procedures as
+#: generated Python functions, ``interpreter`` runs their step records (the reference, and
+#: the default of a compiled build).
 BACKENDS = ("generated", "interpreter")
 
 Function = Callable[[Run, dict[str, Any]], Any]
@@ -73,9 +75,21 @@ _BUILTINS: dict[str, Any] = {"enumerate": enumerate, "len": len, "bool": bool,
                             "Exception": Exception}
 
 
+#: The default back-end, once known (a list: mypyc compiles no module-level assignment).
+_DEFAULT: list[str] = []
+
+
+def default_backend() -> str:
+    """generated, except in a compiled build: there the interpreter is machine code and
+    beats generated Python (docs/performance.md, "After the one-pipeline restructure")."""
+    if not _DEFAULT:
+        _DEFAULT.append("interpreter" if _native.build() == "compiled" else "generated")
+    return _DEFAULT[0]
+
+
 def backend(name: str | None = None) -> str:
-    """The back-end a run uses: ``name``, else ``STRATAGEM_BACKEND``, else generated."""
-    chosen = name or os.environ.get("STRATAGEM_BACKEND") or "generated"
+    """The back-end a run uses: ``name``, else ``STRATAGEM_BACKEND``, else the default."""
+    chosen = name or os.environ.get("STRATAGEM_BACKEND") or default_backend()
     if chosen not in BACKENDS:
         raise StratagemError(f"unknown back-end '{chosen}'",
                              hint="STRATAGEM_BACKEND (or backend=) is 'generated' or "
