@@ -85,6 +85,11 @@ SIGNATURES: dict[str, Signature] = {
     "first": Signature(("values",), (LIST,), 1, 1, ("default",),
                        "first(u for u in units if u.count > 0)"),
     "number": _one(NUMBER, "number(x / 2)"),
+    # (key: a field's name, as sorted() takes it; given by name or in its place)
+    "group_by": Signature(("values", "key"), (LIST, TEXT), 2, 2,
+                          example="group_by(units, 'regiment')"),
+    "unique": Signature(("values", "key"), (LIST, TEXT), 1, 2,
+                        example="unique(units) or unique(units, key='regiment')"),
 }
 
 
