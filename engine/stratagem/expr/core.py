@@ -250,6 +250,12 @@ def _check_field(key: Any, function: str, example: str) -> None:
                                                             "example": example})
 
 
+#: The work a group of ``group_by`` counts for: its list and its entry in the map weigh
+#: about as much as this many items of a list (a comprehension keeping many maps of many
+#: groups stops at ``limits.max_work`` before it fills the memory).
+GROUP_WEIGHT = 8
+
+
 def _grouping_with(read: Callable[[Any, str], Any]
                    ) -> tuple[Callable[..., dict[Any, list[Any]]], Callable[..., list[Any]]]:
     """``group_by(units, 'regiment')`` and ``unique(units, key='regiment')``: one pass over
@@ -274,6 +280,7 @@ def _grouping_with(read: Callable[[Any, str], Any]
                 groups[value] = [item]
             else:
                 group.append(item)
+        METER.charge(GROUP_WEIGHT * len(groups))
         return groups
 
     def unique(xs: Iterable[Any], key: str | None = None) -> list[Any]:
