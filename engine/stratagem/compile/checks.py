@@ -535,7 +535,8 @@ class _ExprChecker:
         if items is None or items.what != "list" or items.item is None:
             return
         for key in keys:
-            if isinstance(key, ast.Constant) and isinstance(key.value, str):
+            if isinstance(key, ast.Constant) and isinstance(key.value, str) and not (
+                    key.value.startswith("_")):  # refused as it runs, in its own words
                 self.attribute(ast.copy_location(ast.Attribute(ast.Name("_", ast.Load()),
                                                                key.value, ast.Load()), key),
                                items.item)
