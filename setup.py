@@ -18,10 +18,9 @@ from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
 
 #: The compiled modules, as paths of the `stratagem` package under engine/: every module
-#: whose functions run inside a battle. compile/ruleset.py (the formulas and table functions
-#: expressions call) stays out: compiled, a wrong call to them is explained in mypyc's words,
-#: not the sources'. A profile of a compiled build lists only the functions that still run
-#: as Python (`benchmarks/interpreted.py`).
+#: whose functions run inside a battle (compile/ruleset.py makes the formulas and table
+#: functions that expressions call). A profile of a compiled build lists only the
+#: functions that still run as Python (`benchmarks/interpreted.py`).
 COMPILED = [
     "model/entities.py",
     "model/ruleset.py",
@@ -33,6 +32,7 @@ COMPILED = [
     "interp/trace.py",
     "interp/dicesource.py",
     "interp/decisions.py",
+    "compile/ruleset.py",
     "expr/core.py",
     "expr/compiled.py",
     "expr/bounds.py",

@@ -17,7 +17,8 @@ both run their sources as plain Python. The table says which engine each ran.
 
 A revision's figures include what its rulesets do. `--rules-of a` (or `b`) gives both
 engines the rulesets and scenarios of one revision, so the table measures the engines
-alone (an older engine may refuse a newer ruleset: then use the older one's).
+alone (an older engine may refuse a newer ruleset: then use the older one's, which are
+rewritten in the newer syntax where it changed without changing a battle: upgrade_rules).
 
 On a machine busy with other work, `--instructions` counts instructions instead of
 seconds (valgrind's callgrind, run with N battles and with none: the difference over N),
@@ -36,6 +37,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ("gurps", "mazes-minotaurs", "war-machine", "skirmish")
+#: what locale files wrote before the engine took them from CLDR
+CLDR_KEYS = ("plural", "decimal", "group", "fraction_digits")
 
 # Run in a new process with the exported tree first on sys.path.
 CHILD = """
@@ -111,11 +114,40 @@ def share_rules(source: Path, target: Path) -> None:
             shutil.copytree(theirs, ours)
 
 
-def child(tree: Path, scenario: str, n: int, prefix: list[str]) -> str:
+def upgrade_rules(tree: Path) -> None:
+    """Rewrite older rule files (shared from revision A) in the syntax the newer engine
+    reads, without changing a battle: `state: true` in a field declaration was
+    documentation only (it became `owner: battle`, which a scenario may not state, so it is
+    dropped rather than translated), and a locale file's hand-typed plural rule and number
+    format are what CLDR gives the engine now."""
+    from ruamel.yaml import YAML
+
+    yaml = YAML()
+    yaml.width = 4096
+    folders = [rulesets_of(tree), tree / "tests" / "engine" / "skirmish"]
+    for path in [p for folder in folders if folder.is_dir() for p in folder.rglob("*.yaml")]:
+        text = path.read_text(encoding="utf-8")
+        new = re.sub(r",\s*state: true\b|\bstate: true,\s*|^\s*state: true\s*\n", "", text,
+                     flags=re.M)
+        doc = yaml.load(new) if "locales" in path.parts else None
+        if doc is not None and any(key in doc for key in CLDR_KEYS):
+            for key in CLDR_KEYS:
+                doc.pop(key, None)
+            with path.open("w", encoding="utf-8") as out:
+                yaml.dump(doc, out)
+        elif new != text:
+            path.write_text(new, encoding="utf-8")
+
+
+def child(tree: Path, scenario: str, n: int,
+          prefix: list[str]) -> subprocess.CompletedProcess[str]:
     path = tree / "benchmarks" / "scenarios" / f"{scenario}-12v12.yaml"
-    return subprocess.run([*prefix, sys.executable, "-c", CHILD, str(tree / "pkgroot"),
-                           str(path), str(n)],
-                          check=True, capture_output=True, text=True, cwd=tree)
+    done = subprocess.run([*prefix, sys.executable, "-c", CHILD, str(tree / "pkgroot"),
+                           str(path), str(n)], capture_output=True, text=True, cwd=tree)
+    if done.returncode != 0:
+        raise SystemExit(f"{tree.name} could not fight {path.name} (exit {done.returncode}):\n"
+                         f"{done.stderr[-3000:]}")
+    return done
 
 
 def ms_per_battle(tree: Path, scenario: str, n: int) -> tuple[str, float]:
@@ -163,6 +195,7 @@ def main() -> int:
         tree_b = export(args.b, Path(tmp) / "b", not args.pure)
         if args.rules_of == "a":
             share_rules(tree_a, tree_b)
+            upgrade_rules(tree_b)
         elif args.rules_of == "b":
             share_rules(tree_b, tree_a)
         print(f"| scenario | A {args.a} ({unit}) | B {args.b or 'work tree'} ({unit}) | B/A |")

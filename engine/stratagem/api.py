@@ -205,7 +205,10 @@ def replay_inputs(path: str | Path) -> tuple[list[Any], dict[str, Any]]:
             raw = handle.read(MAX_TRACE_BYTES + 1)
         if len(raw) > MAX_TRACE_BYTES:
             raise StratagemError(f"the trace {path} is larger than "
-                                 f"{MAX_TRACE_BYTES // (1024 * 1024)} MB", hint=hint)
+                                 f"{MAX_TRACE_BYTES // (1024 * 1024)} MB", hint=hint,
+                                 key="replay.too_large", hint_key="replay.hint",
+                                 params={"path": str(path),
+                                         "mb": MAX_TRACE_BYTES // (1024 * 1024)})
         text = raw.decode("utf-8")
     except (OSError, UnicodeDecodeError) as err:
         reason = err.strerror if isinstance(err, OSError) and err.strerror else "not UTF-8 text"
@@ -216,7 +219,8 @@ def replay_inputs(path: str | Path) -> tuple[list[Any], dict[str, Any]]:
         data = json.loads(text)
     except RecursionError:
         raise StratagemError(f"the trace {path} is nested too deeply to be a battle trace",
-                             hint=hint) from None
+                             hint=hint, key="replay.too_deep", hint_key="replay.hint",
+                             params={"path": str(path)}) from None
     except ValueError as err:
         raise StratagemError(f"the trace {path} is not JSON: {err}", hint=hint,
                              key="replay.not_json", hint_key="replay.hint",

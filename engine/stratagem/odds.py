@@ -360,7 +360,8 @@ def _worker_died(scenario: Scenario, seeds: list[int],
         f"a worker process died while fighting {which} (it crashed, or ran out of the memory "
         "it may use); the odds are not complete",
         hint=f"fight that battle alone: stratagem battle SCENARIO {again}; if it ends with no "
-             "error either, this is a bug to report (docs/security.md)")
+             "error either, this is a bug to report (docs/security.md)",
+        key="odds.worker_died", params={"seed": str(seed), "known": seed is not None})
 
 
 def _killer(scenario: Scenario, seeds: list[int],

@@ -238,7 +238,7 @@ def test_an_english_only_overlay_is_checked_in_english_only(
     overlay = _overlay(tmp_path, {"en": "War Machine, our way"})
     assert run_i18n(["check", "--ruleset", str(overlay)]) == 0
     out = capsys.readouterr().out
-    assert f"[{overlay}] en: 1 texts, 275 of 275 used keys (100%)" in out  # the rest inherited
+    assert f"[{overlay}] en: 1 text, 275 of 275 used keys (100%)" in out  # the rest inherited
     assert f"[{overlay}] ru" not in out  # nobody asks a homebrewer for Russian
 
 

@@ -31,6 +31,7 @@ from stratagem.interp.context import Decisions, Run
 from stratagem.interp.dicesource import SeededDice
 from stratagem.interp.steps import call
 from stratagem.interp.trace import Event, plainify
+from stratagem.loader.access import ARMY_FILE
 from stratagem.loader.schema import static_schema, validate_document
 from stratagem.loader.yamlio import load_yaml
 from stratagem.model.entities import Entity
@@ -92,7 +93,7 @@ def load_campaign(path: str | Path) -> Campaign:
     rs = pipeline.DEFAULT.ruleset_for(doc, path, "campaign")
     access = pipeline.DEFAULT.access
     armies = {str(k): access.reference(str(v), path.parent, path.parent,
-                                       where(doc["armies"], k), "the army file").resolve()
+                                       where(doc["armies"], k), ARMY_FILE).resolve()
               for k, v in doc["armies"].items()}
     campaign = Campaign(path, path.read_text(encoding="utf-8"), str(doc.get("name") or path.stem),
                         rs, campaign_rules(rs), armies, int(doc.get("day") or 0),
@@ -179,7 +180,7 @@ class _Armies:
         access = pipeline.DEFAULT.access
         if not access.confined(path, self.campaign.path.parent):  # the campaign's own
             ref = str(path.relative_to(folder)) if path.is_relative_to(folder) else str(path)
-            access.check(path, folder, ref, location, "the army file")
+            access.check(path, folder, ref, location, ARMY_FILE)
         path = path.resolve()
         name = self.by_file.get(str(path))
         if name is None:

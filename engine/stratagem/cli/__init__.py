@@ -11,6 +11,7 @@ import argparse
 import importlib
 import os
 import sys
+from pathlib import Path
 
 from stratagem import __version__, _native
 from stratagem.errors import Keyed, StratagemError, Texts
@@ -45,15 +46,13 @@ def _argparse_speaks(argv: list[str]) -> None:
     catalog of the language --lang (or the environment) names, English where it has none."""
     from stratagem.cli import common
     from stratagem.cli.common import chosen_lang
-    from stratagem.i18n.catalog import engine_catalog
+    from stratagem.i18n.catalog import engine_catalog, set_locale_places
 
-    requested = None
-    for index, arg in enumerate(argv):
-        if arg == "--lang" and index + 1 < len(argv):
-            requested = argv[index + 1]
-        elif arg.startswith("--lang="):
-            requested = arg.split("=", 1)[1]
-    try:
+    langs = _given(argv, "--lang")
+    requested = langs[-1] if langs else None
+    common.SPOKEN = None  # English, unless the language's texts load
+    try:  # a translator's own texts (--locales) speak in --help too
+        set_locale_places(Path(place) for place in _given(argv, "--locales"))
         texts = engine_catalog(chosen_lang(requested, warn=False))
     except StratagemError:  # a bad --lang is reported once parsing is done
         return
@@ -70,16 +69,25 @@ def _argparse_speaks(argv: list[str]) -> None:
     argparse.ngettext = ngettext  # type: ignore[attr-defined]
 
 
+def _given(argv: list[str], option: str) -> list[str]:
+    """The values ``option`` is given in ``argv`` (``--lang ru`` or ``--lang=ru``), before
+    argparse reads them."""
+    values = [argv[i + 1] for i, arg in enumerate(argv[:-1]) if arg == option]
+    values += [arg.split("=", 1)[1] for arg in argv if arg.startswith(option + "=")]
+    return values
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="stratagem",
-        description="Resolve tabletop mass battles from rules written as data.",
-        epilog="Run 'stratagem COMMAND --help' for the options of one command.",
-    )
-    engine = ("compiled engine" if _native.build() == "compiled"
-              else "engine not compiled: running the sources")
-    parser.add_argument("--version", action="version",
-                        version=f"stratagem {__version__} ({engine})")
+    from stratagem.cli.common import helps, spoken
+
+    parser = argparse.ArgumentParser(prog="stratagem", description=spoken("cli.help.description"),
+                                     epilog=spoken("cli.help.epilog"))
+    compiled = _native.build() == "compiled"
+    parser.add_argument("--version", action="version", help=helps("argparse.version"),
+                        version=spoken("cli.help.version", version=__version__,
+                                       compiled=compiled))
+    parser.add_argument("--lang", dest="top_lang", default=None, metavar="LANG",
+                        help=helps("cli.help.top_lang"))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         importlib.import_module(f"stratagem.cli.{name}").register(sub)
@@ -117,6 +125,8 @@ def main(argv: list[str] | None = None) -> int:
     _argparse_speaks(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     args, unknown = parser.parse_known_args(argv)
+    if getattr(args, "lang", None) is None:  # `stratagem --lang ru COMMAND ...`
+        args.lang = args.top_lang
     if unknown:
         unrecognized = argparse._("unrecognized arguments: %s")  # type: ignore[attr-defined]
         (getattr(args, "parser", None) or parser).error(unrecognized % " ".join(unknown))
@@ -142,23 +152,31 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         _quiet_stdout()
-        _say("the output was closed before everything was written (e.g. piped into 'head')")
+        _say(Keyed("the output was closed before everything was written (e.g. piped into "
+                   "'head')", "cli.output_closed").localized(error_texts(args)))
     except RecursionError:
-        _say("this is nested too deeply to follow" + BUG)
+        _bug(args, Keyed("this is nested too deeply to follow", "cli.too_deep"))
     except MemoryError:
-        _say("out of memory" + BUG)
+        _bug(args, Keyed("out of memory", "cli.out_of_memory"))
     except OverflowError as err:
-        _say(f"a number is too large ({_plain(err)})" + BUG)
+        _bug(args, Keyed(f"a number is too large ({_plain(err)})", "cli.too_large",
+                         reason=_plain(err)))
     except OSError as err:
         _quiet_stdout()
-        what = f" {err.filename}" if err.filename else ""
-        _say(f"cannot read or write{what}: {err.strerror or _plain(err)}")
+        reason = err.strerror or _plain(err)
+        said = (Keyed(f"cannot read or write {err.filename}: {reason}", "cli.cannot_use_file",
+                      file=str(err.filename), reason=reason) if err.filename else
+                Keyed(f"cannot read or write: {reason}", "cli.cannot_use", reason=reason))
+        _say(said.localized(error_texts(args)))
     return EXIT_USER_ERROR
 
 
-#: What a failure that a file should not be able to cause adds to its message.
-BUG = ("; the file's limits should have stopped it first, so this is a bug to report "
-       "with the files that caused it (docs/security.md)")
+def _bug(args: argparse.Namespace, what: Keyed) -> None:
+    """A failure that a file should not be able to cause, and what to do about it."""
+    texts = error_texts(args)
+    bug = Keyed("the file's limits should have stopped it first, so this is a bug to report "
+                "with the files that caused it (docs/security.md)", "cli.bug")
+    _say(f"{what.localized(texts)}; {bug.localized(texts)}")
 
 
 def _plain(err: BaseException) -> str:

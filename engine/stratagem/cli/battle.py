@@ -15,10 +15,12 @@ from stratagem.cli.common import (
     add_table_options,
     ask,
     chosen_lang,
+    helps,
     limit_seconds,
     parse_decisions,
     parse_dice_list,
     seed_arg,
+    spoken,
     write_result,
 )
 from stratagem.errors import Keyed
@@ -26,37 +28,23 @@ from stratagem.errors import Keyed
 if TYPE_CHECKING:
     from stratagem.i18n.catalog import Translator
 
-EPILOG = """examples:
-  stratagem battle my-battle.yaml --lang ru --explain          # why did I lose?
-  stratagem battle my-battle.yaml --seed 7 --json > trace.json # the whole trace
-  stratagem battle my-battle.yaml --replay trace.json          # the same battle again
-  stratagem battle my-battle.yaml --dice 14,10,8,[3,5,1,6]     # the dice rolled at the table
-  stratagem battle my-battle.yaml --decide risk:Aldric=-2      # a GM decision
-  stratagem battle my-battle.yaml --interactive                # be asked for dice and decisions
-  stratagem battle my-battle.yaml --format html -o report.html # a page to share or print
-  stratagem battle my-battle.yaml --format md --explain        # for a forum or a wiki
-
-The shipped examples are in the examples/ folder of the source tree.
-"""
-
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
-        "battle", help="fight a battle from a scenario file and print the report",
-        description="Fight one battle: the same scenario and seed always give the same battle.",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("scenario", help="scenario file (kind: scenario)")
-    p.add_argument("--seed", type=seed_arg, default=None,
-                   help="seed of the dice (default: the scenario's `seed:`, else 0)")
+        "battle", help=helps("cli.help.battle.about"),
+        description=spoken("cli.help.battle.description"),
+        epilog=spoken("cli.help.battle.epilog"),
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("scenario", help=helps("cli.help.scenario"))
+    p.add_argument("--seed", type=seed_arg, default=None, help=helps("cli.help.battle.seed"))
     add_lang(p)
-    p.add_argument("--explain", action="store_true", help="show how every number arose")
+    p.add_argument("--explain", action="store_true", help=helps("cli.help.explain"))
     add_format(p)
     add_table_options(p)
     add_allow_path(p)
     p.add_argument("--dice-fallback", action="store_true",
-                   help="after the scripted dice run out, roll seeded dice")
-    p.add_argument("--replay", metavar="TRACE.json",
-                   help="fight again with the dice and decisions recorded by --json")
+                   help=helps("cli.help.battle.dice_fallback"))
+    p.add_argument("--replay", metavar="TRACE.json", help=helps("cli.help.battle.replay"))
     add_max_seconds(p)
     p.set_defaults(run=run, parser=p)
 

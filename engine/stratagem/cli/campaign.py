@@ -13,71 +13,59 @@ from stratagem.cli.common import (
     add_table_options,
     ask,
     chosen_lang,
+    helps,
     limit_seconds,
     parse_decisions,
     parse_dice_list,
     seconds,
     seed_arg,
+    spoken,
     whole_number,
 )
 
-EPILOG = """examples:
-  stratagem campaign fight war.yaml battles/ford.yaml --seed 7   # fight, write the armies
-  stratagem campaign fight war.yaml battles/ford.yaml --dry-run  # only show what would change
-  stratagem campaign advance war.yaml --days 30                  # a month passes
-  stratagem campaign advance war.yaml --to 60                    # to day 60
-  stratagem campaign advance war.yaml --by "2 months"            # in the ruleset's units
-  stratagem campaign status war.yaml                             # armies, schedule, journal
-  stratagem campaign replay war.yaml                             # the whole war again
-
-The army files stay yours: edit them by hand between commands and say so with
---accept-edits. See docs/campaign.md.
-"""
-
-
 def register(sub: Any) -> None:
+    epilog = spoken("cli.help.campaign.epilog")
     p = sub.add_parser(
-        "campaign", help="fight battles and let time pass in a campaign (a war of battles)",
-        description="A campaign file lists army files, a calendar, scheduled events and a "
-        "journal; battles and the passing of time change the army files.",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+        "campaign", help=helps("cli.help.campaign.about"),
+        description=spoken("cli.help.campaign.description"), epilog=epilog,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     actions = p.add_subparsers(dest="action", metavar="ACTION")
 
     def common(q: argparse.ArgumentParser, writes: bool) -> None:
-        q.add_argument("campaign", help="campaign file (kind: campaign)")
+        q.add_argument("campaign", help=helps("cli.help.campaign.file"))
         add_lang(q)
         if writes:
             q.add_argument("--dry-run", action="store_true",
-                           help="show the changes without writing anything")
+                           help=helps("cli.help.campaign.dry_run"))
             q.add_argument("--accept-edits", action="store_true",
-                           help="take army files edited by hand since the last command as "
-                           "they are (the journal keeps a copy)")
+                           help=helps("cli.help.campaign.accept_edits"))
             q.add_argument("--seed", type=seed_arg, default=None,
-                           help="seed of the dice (default: the scenario's, else the number "
-                           "of the journal entry)")
+                           help=helps("cli.help.campaign.seed"))
         if writes:
             add_max_seconds(q)
         add_allow_path(q)
         q.add_argument("--wait", type=seconds(24 * 3600), default=0.0, metavar="SECONDS",
-                       help="wait this long for another command on the campaign to finish")
+                       help=helps("cli.help.campaign.wait"))
         q.set_defaults(run=run)
 
-    f = actions.add_parser("fight", help="fight a scenario with the campaign's armies",
-                           epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    f = actions.add_parser("fight", help=helps("cli.help.campaign.fight"), epilog=epilog,
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
     common(f, True)
-    f.add_argument("scenario", help="scenario file whose sides name the campaign's army files")
+    f.add_argument("scenario", help=helps("cli.help.campaign.scenario"))
     add_table_options(f)
-    f.add_argument("--explain", action="store_true", help="show how every number arose")
-    a = actions.add_parser("advance", help="let time pass: what falls due happens, in order",
-                           epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    f.add_argument("--explain", action="store_true", help=helps("cli.help.explain"))
+    a = actions.add_parser("advance", help=helps("cli.help.campaign.advance"), epilog=epilog,
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
     common(a, True)
     when = a.add_mutually_exclusive_group(required=True)
-    when.add_argument("--days", type=whole_number(0, 10**9), metavar="N", help="this many days pass")
-    when.add_argument("--to", type=whole_number(0, 10**12), metavar="DAY", help="up to this day of the calendar")
-    when.add_argument("--by", metavar="'N UNIT'", help="in the ruleset's units: '2 months'")
-    s = actions.add_parser("status", help="the armies now, what is scheduled, the journal")
+    when.add_argument("--days", type=whole_number(0, 10**9), metavar="N",
+                      help=helps("cli.help.campaign.days"))
+    when.add_argument("--to", type=whole_number(0, 10**12), metavar="DAY",
+                      help=helps("cli.help.campaign.to"))
+    when.add_argument("--by", metavar="'N UNIT'", help=helps("cli.help.campaign.by"))
+    s = actions.add_parser("status", help=helps("cli.help.campaign.status"))
     common(s, False)
-    r = actions.add_parser("replay", help="fight the journal again and check the files match")
+    r = actions.add_parser("replay", help=helps("cli.help.campaign.replay"))
     common(r, False)
     p.set_defaults(run=lambda args: _usage(p))
 

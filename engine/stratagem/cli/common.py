@@ -12,14 +12,27 @@ from typing import Any
 
 from stratagem.errors import Keyed, StratagemError, Texts
 
-LANGS_HELP = ("language of the report and of the messages (ru, en, de, or any language with "
-              "locale files; default: $LANGUAGE, $LC_ALL, $LC_MESSAGES, $LANG)")
-#: The texts of the language this command line speaks (set as it is parsed), for the
-#: messages of argparse's type checks.
+#: The texts of the language this command line speaks (set as it is parsed), for its help
+#: and the messages of argparse's type checks.
 SPOKEN: Texts | None = None
 
-LOCALES_HELP = ("also read the locale files in this folder (after the others; repeatable; "
-                "also $STRATAGEM_LOCALES)")
+
+def spoken(key: str, /, **params: object) -> str:
+    """The text of ``key`` in the language this command line speaks (English until one is
+    chosen): the descriptions and examples of the commands, their help (see :func:`helps`).
+    argparse fills in ``%(prog)s`` where a description holds one: then a ``%`` is doubled."""
+    from stratagem.i18n.catalog import engine_catalog
+
+    text = (SPOKEN if SPOKEN is not None else engine_catalog("en")).keyed(key, params)
+    text = text if text is not None else f"[{key}]"
+    return text.replace("%", "%%") if "%(prog)" in text else text
+
+
+def helps(key: str, /, **params: object) -> str:
+    """:func:`spoken` for an argument's ``help=``, which argparse always %-formats (so a
+    ``%`` in any language's text is doubled)."""
+    return spoken(key, **params).replace("%", "%%")
+
 
 
 #: What a terminal obeys rather than shows: C0 and C1 controls (but line feed and tab), DEL,
@@ -38,11 +51,15 @@ def whole_number(low: int, high: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
         digits = text.strip().lstrip("+-")
         if not digits.isdigit() or len(digits) > len(str(max(abs(low), abs(high)))):
-            raise argparse.ArgumentTypeError(
-                f"{printable(text[:40])!r} is not a whole number from {low} to {high}")
+            raise argparse.ArgumentTypeError(Keyed(
+                f"{printable(text[:40])!r} is not a whole number from {low} to {high}",
+                "cli.arg_whole", value=repr(printable(text[:40])), low=low, high=high
+            ).localized(SPOKEN))
         value = int(text)
         if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{value} is not from {low} to {high}")
+            raise argparse.ArgumentTypeError(Keyed(
+                f"{value} is not from {low} to {high}", "cli.arg_range", value=str(value),
+                low=low, high=high).localized(SPOKEN))
         return value
     return parse
 
@@ -55,8 +72,10 @@ def seconds(high: float) -> Callable[[str], float]:
         except ValueError:
             value = math.nan
         if not 0 <= value <= high:  # false for NaN too
-            raise argparse.ArgumentTypeError(
-                f"{printable(text[:40])!r} is not a number of seconds from 0 to {high:g}")
+            raise argparse.ArgumentTypeError(Keyed(
+                f"{printable(text[:40])!r} is not a number of seconds from 0 to {high:g}",
+                "cli.arg_seconds_range", value=repr(printable(text[:40])), high=high
+            ).localized(SPOKEN))
         return value
     return parse
 
@@ -103,31 +122,32 @@ def _warning(requested: str, available: list[str]) -> str:
 def add_allow_path(parser: argparse.ArgumentParser) -> None:
     """``--allow-path DIR``: a folder the files read may name files in (docs/security.md)."""
     parser.add_argument("--allow-path", action="append", default=[], metavar="DIR",
-                        help="let the files read name files in DIR too (repeatable); "
-                             "otherwise a file reads only files in its own folder and "
-                             "shipped rulesets (docs/security.md)")
+                        help=helps("cli.help.allow_path"))
 
 
 def add_lang(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--lang", default=None, metavar="LANG", help=LANGS_HELP)
+    parser.add_argument("--lang", default=None, metavar="LANG", help=helps("cli.help.lang"))
     parser.add_argument("--locales", action="append", default=[], metavar="DIR",
-                        help=LOCALES_HELP)
+                        help=helps("cli.help.locales"))
 
 
 def add_max_seconds(parser: argparse.ArgumentParser) -> None:
     """--max-seconds: the time one battle may take."""
     parser.add_argument("--max-seconds", type=_seconds, default=None, metavar="SECONDS",
-                        help="stop with an error a battle that runs longer than this")
+                        help=helps("cli.help.max_seconds"))
 
 
 def _seconds(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text[:40]!r}"
-                                         ) from None
+        raise argparse.ArgumentTypeError(Keyed(
+            f"expected a number of seconds, got {printable(text[:40])!r}", "cli.arg_seconds",
+            value=repr(printable(text[:40]))).localized(SPOKEN)) from None
     if not 0 < value <= 86_400:
-        raise argparse.ArgumentTypeError("expected seconds between 0 and 86400 (a day)")
+        raise argparse.ArgumentTypeError(Keyed(
+            "expected seconds between 0 and 86400 (a day)", "cli.arg_seconds_day"
+        ).localized(SPOKEN))
     return value
 
 
@@ -141,11 +161,11 @@ def limit_seconds(args: argparse.Namespace) -> None:
 def add_table_options(parser: argparse.ArgumentParser) -> None:
     """--dice, --decide and --interactive: the dice and decisions of the table."""
     parser.add_argument("--dice", metavar="LIST", default=None,
-                        help="scripted dice results in roll order (totals, or [faces])")
+                        help=helps("cli.help.dice"))
     parser.add_argument("--decide", action="append", metavar="ID[:WHO]=VALUE",
-                        help="a GM decision (repeatable); overrides the scenario's")
+                        help=helps("cli.help.decide"))
     parser.add_argument("--interactive", action="store_true",
-                        help="ask at the terminal for every roll and every decision not given")
+                        help=helps("cli.help.interactive"))
 
 
 def parse_value(text: str) -> Any:
@@ -258,11 +278,10 @@ def add_format(parser: argparse.ArgumentParser) -> None:
     from stratagem.render import FORMATS
 
     parser.add_argument("--format", choices=FORMATS, default=None,
-                        help="text (default), md (Markdown), html (one self-contained page) "
-                             "or json")
-    parser.add_argument("--json", action="store_true", help="the same as --format json")
+                        help=helps("cli.help.format"))
+    parser.add_argument("--json", action="store_true", help=helps("cli.help.json"))
     parser.add_argument("-o", "--output", metavar="FILE", default=None,
-                        help="write to FILE (atomically) instead of printing")
+                        help=helps("cli.help.output"))
 
 
 def chosen_format(args: argparse.Namespace) -> str:

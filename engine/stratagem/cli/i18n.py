@@ -23,92 +23,62 @@ import json
 from pathlib import Path
 from typing import Any
 
-from stratagem.cli.common import add_allow_path
-from stratagem.errors import Location, StratagemError
-
-CHECK_EPILOG = """examples:
-  stratagem i18n check                               every shipped ruleset and the engine
-  stratagem i18n check --ruleset war-machine         one shipped ruleset
-  stratagem i18n check --ruleset ./my-rules          a ruleset folder of your own
-  stratagem i18n check --format json                 the same report as JSON
-
-Exit status 1 when a key is missing, a placeholder or plural form is wrong, or a file does
-not load. See docs/translating.md.
-"""
-
-SHOW_EPILOG = """examples:
-  stratagem i18n show report.battles --lang ru --param n=3
-  stratagem i18n show battle.fight --ruleset war-machine --param winner=Orcs --param difference=5
-  stratagem i18n show report.winner --locales my-locales/pl.yaml --lang pl --param side=Rome
-"""
-
+from stratagem.cli import error_texts
+from stratagem.cli.common import add_allow_path, helps, spoken
+from stratagem.errors import Keyed, Location, StratagemError
 
 def register(sub: Any) -> None:
     """Add ``i18n`` and its subcommands to the command line."""
-    parser = sub.add_parser(
-        "i18n",
-        help="check translations; show a text in a language",
-        description="Check the locale files, or show one text in one language.",
-    )
+    raw = argparse.RawDescriptionHelpFormatter
+    parser = sub.add_parser("i18n", help=helps("cli.help.i18n.about"),
+                            description=spoken("cli.help.i18n.description"))
     inner = parser.add_subparsers(dest="i18n_command", metavar="SUBCOMMAND")
-    check = inner.add_parser(
-        "check",
-        help="list missing and unused keys per language (exit 1 if any is missing)",
-        description="Check the engine's locale files and each ruleset's: missing and unused "
-        "keys, placeholders that differ between languages, plural forms a language needs.",
-        epilog=CHECK_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    check = inner.add_parser("check", help=helps("cli.help.i18n.check.about"),
+                             description=spoken("cli.help.i18n.check.description"),
+                             epilog=spoken("cli.help.i18n.check.epilog"), formatter_class=raw)
     check.add_argument("--ruleset", action="append", metavar="ID",
-                       help="check only this ruleset (a shipped id or a folder); repeatable")
+                       help=helps("cli.help.i18n.check.ruleset"))
     check.add_argument("--format", choices=("text", "json"), default="text",
-                       help="output format (default: text)")
+                       help=helps("cli.help.i18n.check.format"))
     add_allow_path(check)
     check.set_defaults(run=run_check)
-    show = inner.add_parser(
-        "show",
-        help="print one text, formatted",
-        description="Print the text of KEY in a language, with parameters filled in.",
-        epilog=SHOW_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    show.add_argument("key", metavar="KEY", help="a message key, e.g. report.battles")
-    show.add_argument("--lang", default=None, help="language code (default: $LANGUAGE, $LC_ALL, "
-                      "$LC_MESSAGES, $LANG)")
-    show.add_argument("--ruleset", metavar="ID",
-                      help="also read this ruleset's locale files (a shipped id or a folder)")
+    show = inner.add_parser("show", help=helps("cli.help.i18n.show.about"),
+                            description=spoken("cli.help.i18n.show.description"),
+                            epilog=spoken("cli.help.i18n.show.epilog"), formatter_class=raw)
+    show.add_argument("key", metavar="KEY", help=helps("cli.help.i18n.show.key"))
+    show.add_argument("--lang", default=None, help=helps("cli.help.i18n.show.lang"))
+    show.add_argument("--ruleset", metavar="ID", help=helps("cli.help.i18n.show.ruleset"))
     show.add_argument("--locales", action="append", default=[], metavar="PATH",
-                      help="also read this locale file or folder (after the others); repeatable")
+                      help=helps("cli.help.i18n.show.locales"))
     show.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
-                      help="a parameter; numbers are read as numbers; repeatable")
+                      help=helps("cli.help.i18n.show.param"))
     add_allow_path(show)
     show.set_defaults(run=run_show)
-    export = inner.add_parser(
-        "export", help="write one language's texts as a PO or XLIFF file",
-        description="Write the texts of one language (the engine's, or a ruleset's with "
-        "--ruleset) as a PO file for Poedit, Weblate or Crowdin, or as XLIFF 1.2.")
-    export.add_argument("--lang", required=True, help="the language to export (e.g. de)")
-    export.add_argument("--ruleset", metavar="ID", help="a ruleset's texts (id, folder or overlay)")
+    group_help = helps("cli.help.i18n.group")
+    export = inner.add_parser("export", help=helps("cli.help.i18n.export.about"),
+                              description=spoken("cli.help.i18n.export.description"))
+    export.add_argument("--lang", dest="language", metavar="LANG", required=True,
+                        help=helps("cli.help.i18n.export.lang"))
+    export.add_argument("--ruleset", metavar="ID", help=group_help)
     export.add_argument("--format", choices=("po", "xliff"), default="po",
-                        help="po (default) or xliff")
-    export.add_argument("-o", "--output", metavar="FILE", help="write here (default: stdout)")
+                        help=helps("cli.help.i18n.export.format"))
+    export.add_argument("-o", "--output", metavar="FILE",
+                        help=helps("cli.help.i18n.export.output"))
     export.set_defaults(run=run_export)
-    imp = inner.add_parser(
-        "import", help="write a locale file from a translated PO or XLIFF file",
-        description="Read a PO or XLIFF file (as export writes it, translated) and write the "
-        "language's locale file of the engine or of the ruleset named with --ruleset.")
-    imp.add_argument("file", metavar="FILE", help="the .po or .xlf file")
-    imp.add_argument("--ruleset", metavar="ID", help="a ruleset's texts (id, folder or overlay)")
+    imp = inner.add_parser("import", help=helps("cli.help.i18n.import.about"),
+                           description=spoken("cli.help.i18n.import.description"))
+    imp.add_argument("file", metavar="FILE", help=helps("cli.help.i18n.import.file"))
+    imp.add_argument("--ruleset", metavar="ID", help=group_help)
     imp.add_argument("--format", choices=("po", "xliff"), default=None,
-                     help="po or xliff (default: from the file's name)")
+                     help=helps("cli.help.i18n.import.format"))
     imp.add_argument("-o", "--output", metavar="FILE",
-                     help="the locale file to write (default: the group's <lang>.yaml)")
+                     help=helps("cli.help.i18n.import.output"))
     imp.set_defaults(run=run_import)
-    stamp = inner.add_parser(
-        "stamp", help="record that a language's texts match the current English",
-        description="Record, in the locale file's sources: section, the fingerprint of the "
-        "English text each translation now corresponds to: do it after checking translations "
-        "that i18n check reports stale.")
-    stamp.add_argument("--lang", required=True, help="the language whose file to stamp")
-    stamp.add_argument("--ruleset", metavar="ID", help="a ruleset's texts (id, folder or overlay)")
+    stamp = inner.add_parser("stamp", help=helps("cli.help.i18n.stamp.about"),
+                             description=spoken("cli.help.i18n.stamp.description"))
+    stamp.add_argument("--lang", dest="language", metavar="LANG", required=True,
+                       help=helps("cli.help.i18n.stamp.lang"))
+    stamp.add_argument("--ruleset", metavar="ID", help=group_help)
     stamp.set_defaults(run=run_stamp)
     parser.set_defaults(run=lambda args: _usage(parser))
 
@@ -217,20 +187,23 @@ def run_check(args: argparse.Namespace) -> int:
     reports = [check_engine(languages), *groups]
     reports[0].errors.extend(engine_literal_errors())
     ok = all(report.ok for report in reports)
+    texts = error_texts(args)
     if args.format == "json":
         print(json.dumps({"ok": ok, "groups": [r.to_json() for r in reports]},
                          ensure_ascii=False, indent=2))
     else:
         for report in reports:
-            print(report.render())
+            print(report.render(texts))
         missing = sum(len(lang.missing) for r in reports for lang in r.languages.values())
         unused = sum(len(lang.unused) for r in reports for lang in r.languages.values())
         stale = sum(len(lang.stale) for r in reports for lang in r.languages.values())
         other = sum(lang.problems for r in reports for lang in r.languages.values()) - missing \
             - stale
         errors = sum(len(r.errors) for r in reports)
-        print(f"i18n check: {missing} missing, {unused} unused, {stale} stale, {other} other "
-              f"problems, {errors} load errors" + (" — OK" if ok else ""))
+        print("i18n check: " + Keyed(
+            f"{missing} missing, {unused} unused, {stale} stale, {other} other problems, "
+            f"{errors} load errors" + (" — OK" if ok else ""), "i18n.summary", missing=missing,
+            unused=unused, stale=stale, other=other, errors=errors, ok=ok).localized(texts))
     return 0 if ok else 1
 
 
@@ -258,7 +231,8 @@ def _check_locale_file(path: Path) -> None:
     if kind is not None and kind != "locale":
         errors = [StratagemError(f"{path} is not a locale file (it says kind: {kind})",
                                  hint="--locales names a locale file (pl.yaml) or a folder "
-                                      "of them")]
+                                      "of them", key="i18n.not_locale",
+                                 params={"path": str(path), "kind": str(kind)})]
     elif kind == "locale":
         errors = locale_errors(raw, str(path))
     if errors:
@@ -304,11 +278,11 @@ def run_export(args: argparse.Namespace) -> int:
     from stratagem.render import write_file
 
     name, folder = _group(args.ruleset)
-    english, own = _read(folder, "en"), _read(folder, args.lang)
+    english, own = _read(folder, "en"), _read(folder, args.language)
     if args.format == "po":
-        data = export_po(args.lang, english, own, project=name)
+        data = export_po(args.language, english, own, project=name)
     else:
-        data = export_xliff(args.lang, english, own, original=name)
+        data = export_xliff(args.language, english, own, original=name)
     if args.output:
         write_file(args.output, data.decode("utf-8"))
     else:
@@ -339,7 +313,8 @@ def run_import(args: argparse.Namespace) -> int:
     header = (f"# {name} texts in {result.language}, written by `stratagem i18n import` "
               f"from {path.name}.")
     write_file(str(target), locale_text(result, header))
-    print(f"{target}: {len(result.messages)} texts")
+    n = len(result.messages)
+    print(f"{target}: " + Keyed(f"{n} texts", "i18n.imported", n=n).localized(error_texts(args)))
     return 0
 
 
@@ -349,13 +324,15 @@ def run_stamp(args: argparse.Namespace) -> int:
     from stratagem.render import write_file
 
     name, folder = _group(args.ruleset)
-    path = folder / f"{args.lang}.yaml"
+    path = folder / f"{args.language}.yaml"
     english = {key: m for f in _read(folder, "en") for key, m in f.messages.items()}
-    own = _read(folder, args.lang)
+    own = _read(folder, args.language)
     if not own:
         raise StratagemError(f"{path}: no such locale file", location=Location(str(path)),
                              key="i18n.no_locale_file", params={"path": str(path)})
     sources = {key: fingerprint(english[key].source) for key in own[0].messages if key in english}
     write_file(str(path), with_sources(path.read_text(encoding="utf-8"), sources))
-    print(f"{path}: {len(sources)} texts stamped")
+    n = len(sources)
+    stamped = Keyed(f"{n} texts stamped", "i18n.stamped", n=n)
+    print(f"{path}: {stamped.localized(error_texts(args))}")
     return 0

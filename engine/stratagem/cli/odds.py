@@ -14,29 +14,13 @@ from stratagem.cli.common import (
     add_max_seconds,
     chosen_format,
     chosen_lang,
+    helps,
     limit_seconds,
     parse_decisions,
     seed_arg,
+    spoken,
     write_out,
 )
-
-EPILOG = """examples:
-  stratagem odds my-battle.yaml -n 1000
-  stratagem odds my-battle.yaml -n 5000 --seed 100 --json
-  stratagem odds my-battle.yaml -n 20000 -j 4
-  stratagem odds my-battle.yaml -n 2000 --format html -o odds.html
-
-Shares come with their 95 % (Wilson) intervals; the numbers summarised (median, 10th and
-90th percentiles) are those the ruleset's `report.odds` names. The JSON output is described
-by schemas/odds.schema.json.
-
-Battle i uses seed SEED+i, so the figures are the same for any number of jobs.
-Where the scenario's answer to a decision cannot apply in a battle, its `else:` (or the
-rule's default) is used, and the output says in how many battles and why. A battle that
-cannot be fought stops the run: the figures of the battles before it are printed, marked
-as partial, and the command exits with 1.
-"""
-
 
 def between(lo: int, hi: int) -> Any:
     """An argparse type: a whole number from ``lo`` to ``hi`` (else a usage mistake, exit 2)."""
@@ -62,26 +46,21 @@ def between(lo: int, hi: int) -> Any:
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
-        "odds", help="simulate a battle many times and show how often each side wins",
-        description="Fight the scenario N times with seeds SEED, SEED+1, ... and count outcomes "
-                    "(the ruleset's `outcome:`), with the distribution of the numbers the "
-                    "ruleset summarises (`report.odds`).", epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("scenario", help="scenario file (kind: scenario)")
+        "odds", help=helps("cli.help.odds.about"),
+        description=spoken("cli.help.odds.description"), epilog=spoken("cli.help.odds.epilog"),
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("scenario", help=helps("cli.help.scenario"))
     p.add_argument("-n", type=between(1, 1_000_000), default=1000,
-                   help="number of battles, 1 to 1,000,000 (default 1000)")
-    p.add_argument("--seed", type=seed_arg, default=0, help="first seed (default 0)")
+                   help=helps("cli.help.odds.n", low=1, high=1_000_000, default=str(1000)))
+    p.add_argument("--seed", type=seed_arg, default=0, help=helps("cli.help.first_seed"))
     p.add_argument("-j", "--jobs", type=between(1, 256), metavar="N",
-                   help="fight the battles in N processes at once (default: one per CPU core "
-                        "for 200 battles or more)")
+                   help=helps("cli.help.odds.jobs", battles=200))
     p.add_argument("--decide", action="append", metavar="ID[:WHO]=VALUE",
-                   help="a GM decision (repeatable)")
+                   help=helps("cli.help.decide_many"))
     add_lang(p)
     add_format(p)
-    p.add_argument("--timings", action="store_true",
-                   help="add the seconds taken to the JSON (which is otherwise the same for "
-                        "the same battles, byte for byte)")
-    p.add_argument("--quiet", action="store_true",
-                   help="no progress bar (there is none when stderr is not a terminal)")
+    p.add_argument("--timings", action="store_true", help=helps("cli.help.odds.timings"))
+    p.add_argument("--quiet", action="store_true", help=helps("cli.help.quiet"))
     add_max_seconds(p)
     add_allow_path(p)
     p.set_defaults(run=run)

@@ -11,30 +11,19 @@ from stratagem.cli.common import (
     add_format,
     add_lang,
     chosen_lang,
+    helps,
+    spoken,
     write_result,
 )
 
-EPILOG = """examples:
-  stratagem rate my-army.yaml
-  stratagem rate my-army.yaml --explain --lang ru
-  stratagem rate my-army.yaml --json
-  stratagem rate my-army.yaml --format html -o roster.html  # a roster sheet to print
-  stratagem rate my-battle.yaml          # every side, on this battle's terrain, in its role
-"""
-
-
 def register(sub: Any) -> None:
     p = sub.add_parser(
-        "rate", help="show the values the rules derive for an army or for the sides of a "
-        "scenario (strength, ratings...)",
-        description="Compute every derived value of an army file, as its ruleset defines them; "
-        "of a scenario file, every side's, where it fights: the scenario's terrain, its role "
-        "and overrides, the battle's options, the ruleset's settings.",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("army", metavar="FILE", help="an army file (kind: army) or a scenario file "
-                   "(kind: scenario)")
+        "rate", help=helps("cli.help.rate.about"),
+        description=spoken("cli.help.rate.description"), epilog=spoken("cli.help.rate.epilog"),
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("army", metavar="FILE", help=helps("cli.help.rate.file"))
     add_lang(p)
-    p.add_argument("--explain", action="store_true", help="show how each value arose")
+    p.add_argument("--explain", action="store_true", help=helps("cli.help.rate.explain"))
     add_format(p)
     add_allow_path(p)
     p.set_defaults(run=run)

@@ -12,58 +12,25 @@ import random
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from stratagem.cli.common import add_format, add_lang, seed_arg
+from stratagem.cli.common import add_format, add_lang, helps, seed_arg, spoken
 
 if TYPE_CHECKING:
     from stratagem.dice import Distribution
 
-EPILOG = """\
-examples:
-  stratagem roll 3d6                      roll three six-sided dice
-  stratagem roll "4d+20%" --seed 7        a percentage: 4d6+20 percent
-  stratagem roll 2d20kh1 --dist           exact odds of the better of two d20
-  stratagem roll "(TL/2)d - DR" --set TL=6 --set DR=2
-  stratagem roll "2x(1d+2-DR)" --set DR=1 two separate hits and their sum
-  stratagem roll 3d --dist --json         odds as JSON (exact fractions as "n/d")
-  stratagem roll 3d --dist --format html -o 3d.html   a page with a bar chart
-  stratagem roll --seed 1 -- -d6+10       an expression starting with "-" goes last, after --
-
-The dice language is described in docs/dice.md.
-"""
-
-
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add the ``roll`` subcommand."""
     parser = subparsers.add_parser(
-        "roll",
-        help="roll a dice expression or show its exact distribution",
-        description="Roll a dice expression (4d+20%, 2d20kh1, (TL/2)d-DR, 2x(1d+2), d6!...) "
-        "or, with --dist, print its exact distribution.",
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.add_argument("expression", metavar="EXPR", help="the dice expression")
-    parser.add_argument("--seed", type=seed_arg, help="seed the dice, so the same roll comes again")
-    parser.add_argument(
-        "--dist", action="store_true", help="print the exact distribution instead of rolling"
-    )
+        "roll", help=helps("cli.help.roll.about"), description=spoken("cli.help.roll.description"),
+        epilog=spoken("cli.help.roll.epilog"), formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("expression", metavar="EXPR", help=helps("cli.help.roll.expression"))
+    parser.add_argument("--seed", type=seed_arg, help=helps("cli.help.roll.seed"))
+    parser.add_argument("--dist", action="store_true", help=helps("cli.help.roll.dist"))
     add_format(parser)
     add_lang(parser)
-    parser.add_argument(
-        "--set",
-        dest="names",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="bind a name used by the expression to a whole number (repeatable)",
-    )
-    parser.add_argument(
-        "--sides",
-        type=int,
-        default=6,
-        metavar="N",
-        help="the die meant by 'Nd' without sides (default 6)",
-    )
+    parser.add_argument("--set", dest="names", action="append", default=[], metavar="NAME=VALUE",
+                        help=helps("cli.help.roll.set"))
+    parser.add_argument("--sides", type=int, default=6, metavar="N",
+                        help=helps("cli.help.roll.sides", default=6))
     parser.set_defaults(run=run)
 
 
@@ -139,7 +106,8 @@ def _fraction(value: object) -> str:
     if max(top.bit_length(), bottom.bit_length()) > MAX_FRACTION_BITS:
         raise DiceLimitError("the exact chances of this roll have more than 3,900 digits, too "
                              "many to write as fractions",
-                             hint="leave out --json: the table shows them as decimals")
+                             hint="leave out --json: the table shows them as decimals",
+                             key="cli.roll_fraction_digits")
     return f"{top}/{bottom}"
 
 

@@ -5,32 +5,19 @@ from __future__ import annotations
 import argparse
 import json
 
-from stratagem.cli.common import add_lang, chosen_lang
+from stratagem.cli.common import add_lang, chosen_lang, helps, spoken
 from stratagem.errors import Keyed
-
-EPILOG = """\
-examples:
-  stratagem rulesets                  ids, titles and settings
-  stratagem rulesets --lang ru        titles in Russian
-  stratagem rulesets --format json
-
-Name a ruleset by its id (my-rules) and a setting as ruleset/setting
-(my-rules/my-world) in the 'ruleset:' key of army and scenario files.
-"""
-
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add the ``rulesets`` subcommand."""
     parser = subparsers.add_parser(
-        "rulesets",
-        help="list the shipped rulesets and their settings",
-        description="List the rulesets shipped with Stratagem, their titles and settings.",
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+        "rulesets", help=helps("cli.help.rulesets.about"),
+        description=spoken("cli.help.rulesets.description"),
+        epilog=spoken("cli.help.rulesets.epilog"),
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     add_lang(parser)
     parser.add_argument("--format", choices=("text", "json"), default="text",
-                        help="text (default) or json")
+                        help=helps("cli.help.text_or_json"))
     parser.set_defaults(run=run)
 
 

@@ -10,39 +10,20 @@ from __future__ import annotations
 import argparse
 import json
 
-from stratagem.cli.common import add_allow_path
+from stratagem.cli.common import add_allow_path, helps, spoken
 
 KINDS = ("ruleset", "setting", "army", "scenario", "locale")
-
-EPILOG = """\
-examples:
-  stratagem schema ruleset                        the schema of ruleset files
-  stratagem schema army --ruleset my-rules     army files of that ruleset, with its troop types
-  stratagem schema scenario --ruleset my-rules/my-world > scenario.schema.json
-
-Point your editor at the file (yaml-language-server):
-  # yaml-language-server: $schema=./army.schema.json
-See docs/validation.md.
-"""
-
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add the ``schema`` subcommand."""
     parser = subparsers.add_parser(
-        "schema",
-        help="print the JSON Schema of a file kind (for editors)",
-        description="Print the JSON Schema (2020-12) of a file kind. Army and scenario "
-        "schemas are generated from a ruleset with --ruleset; without it they cover only "
-        "the parts every ruleset shares.",
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.add_argument("kind", choices=KINDS, metavar="KIND", help=", ".join(KINDS))
-    parser.add_argument(
-        "--ruleset", metavar="ID",
-        help="a ruleset id (my-rules), a setting (my-rules/my-world) or a ruleset file; "
-        "for army and scenario",
-    )
+        "schema", help=helps("cli.help.schema.about"),
+        description=spoken("cli.help.schema.description"),
+        epilog=spoken("cli.help.schema.epilog"),
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("kind", choices=KINDS, metavar="KIND",
+                        help=helps("cli.help.schema.kind", kinds=", ".join(KINDS)))
+    parser.add_argument("--ruleset", metavar="ID", help=helps("cli.help.schema.ruleset"))
     add_allow_path(parser)
     parser.set_defaults(run=run, parser=parser)
 

@@ -10,57 +10,33 @@ from stratagem.cli.common import (
     add_lang,
     chosen_format,
     chosen_lang,
+    helps,
     parse_decisions,
+    spoken,
     write_out,
 )
 from stratagem.cli.odds import between, progress_bar
 
-EPILOG = """examples:
-  stratagem sweep my-battle.yaml --vary sides.0.strategy=12,14,16 -n 500
-  stratagem sweep my-battle.yaml --vary sides.0.units.1.count=10,20,30 --vary days=1,2 -n 1000
-  stratagem sweep my-battle.yaml --vary sides.Red.units.Archers.count=50,100 \\
-      -n 2000 --format html -o sweep.html
-  stratagem sweep my-battle.yaml --vary sides.1.strategy=10,12 -n 10000 \\
-      --cluster tcp://10.0.0.5:8786
-
-FIELD names one value of the scenario by its keys and positions from 0: battle.FIELD (or
-FIELD alone), sides.N.FIELD, sides.N.units.M.FIELD, decisions.ID; a side or a unit may be
-named instead of numbered. A side that names an army file is changed as if the army were
-written in the scenario (the file itself is never changed). Values are written as in YAML:
-12, true, veteran, [castle, manor].
-
-Each combination of the values is fought N times with seeds SEED..SEED+N-1, as
-`stratagem odds` fights it: its figures are those odds gives for that scenario, for any
-number of jobs and on a cluster alike. --cluster needs the `cluster` extra
-(pip install 'stratagem[cluster]') and workers that have Stratagem and the scenario's
-files at the same paths.
-"""
-
-
 def register(sub: Any) -> None:
     p = sub.add_parser(
-        "sweep", help="the odds over a grid of values (army sizes, skills, options ...)",
-        description="Fight every combination of the --vary values N times and show how often "
-                    "each outcome happens, as a table and a heat map.", epilog=EPILOG,
+        "sweep", help=helps("cli.help.sweep.about"),
+        description=spoken("cli.help.sweep.description"),
+        epilog=spoken("cli.help.sweep.epilog"),
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("scenario", help="scenario file (kind: scenario)")
+    p.add_argument("scenario", help=helps("cli.help.scenario"))
     p.add_argument("--vary", action="append", metavar="FIELD=V1,V2,...", required=True,
-                   help="a field and its values (repeatable: the grid is every combination)")
+                   help=helps("cli.help.sweep.vary"))
     p.add_argument("-n", type=between(1, 1_000_000), default=200,
-                   help="battles per combination, 1 to 1,000,000 (default 200)")
-    p.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
+                   help=helps("cli.help.sweep.n", low=1, high=1_000_000, default=str(200)))
+    p.add_argument("--seed", type=int, default=0, help=helps("cli.help.first_seed"))
     p.add_argument("-j", "--jobs", type=between(1, 256), metavar="N",
-                   help="fight in N local processes at once (default: one per CPU core for "
-                        "200 battles or more in all)")
-    p.add_argument("--cluster", metavar="ADDRESS",
-                   help="fight on the Dask cluster whose scheduler is at ADDRESS "
-                        "(e.g. tcp://10.0.0.5:8786) instead of local processes")
+                   help=helps("cli.help.sweep.jobs", battles=200))
+    p.add_argument("--cluster", metavar="ADDRESS", help=helps("cli.help.sweep.cluster"))
     p.add_argument("--decide", action="append", metavar="ID[:WHO]=VALUE",
-                   help="a GM decision (repeatable)")
+                   help=helps("cli.help.decide_many"))
     add_lang(p)
     add_format(p)
-    p.add_argument("--quiet", action="store_true",
-                   help="no progress bar (there is none when stderr is not a terminal)")
+    p.add_argument("--quiet", action="store_true", help=helps("cli.help.quiet"))
     p.set_defaults(run=run)
 
 

@@ -12,37 +12,19 @@ import argparse
 import json
 from typing import Any
 
-from stratagem.cli.common import add_allow_path, add_lang, chosen_lang
+from stratagem.cli.common import add_allow_path, add_lang, chosen_lang, helps, spoken
 from stratagem.errors import Keyed, Location, Texts, describe
-
-EPILOG = """\
-examples:
-  stratagem validate my-army.yaml                 an army (checked against its ruleset)
-  stratagem validate rulesets/my-rules/ruleset.yaml
-  stratagem validate house-rules.yaml battle.yaml several files at once
-  stratagem validate *.yaml --format json         the same report as JSON
-
-Each file says what it is in its 'kind:' key (ruleset, setting, army, scenario,
-locale). Rulesets are checked with their include: and extends: files and then
-compiled (expressions, dice, names, tables). See docs/validation.md.
-"""
-
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add the ``validate`` subcommand."""
     parser = subparsers.add_parser(
-        "validate",
-        help="check rule, army, scenario and locale files",
-        description="Check files and print every error with its file:line:col, what is wrong "
-        "and how to fix it. Exit status 0 when every file is valid, 1 otherwise.",
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.add_argument("files", nargs="+", metavar="FILE", help="the YAML files to check")
-    parser.add_argument(
-        "--format", choices=("text", "json"), default="text",
-        help="text (default) or json (a list of {file, valid, errors})",
-    )
+        "validate", help=helps("cli.help.validate.about"),
+        description=spoken("cli.help.validate.description"),
+        epilog=spoken("cli.help.validate.epilog"),
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("files", nargs="+", metavar="FILE", help=helps("cli.help.validate.files"))
+    parser.add_argument("--format", choices=("text", "json"), default="text",
+                        help=helps("cli.help.validate.format"))
     add_lang(parser)
     add_allow_path(parser)
     parser.set_defaults(run=run)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from stratagem.errors import Location, StratagemError, Term, Word, a_or_an, did_you_mean
 from stratagem.expr import Expr
-from stratagem.expr.calls import ANY, Signature
+from stratagem.expr.calls import RULESET_SIGNATURES
 from stratagem.model.entities import EntityKind
 from stratagem.model.ruleset import Ruleset
 from stratagem.model.steps import (
@@ -84,17 +84,6 @@ SIGNATURES: dict[str, tuple[int, int | None, tuple[str, ...]]] = {
 }
 #: Built-ins whose values may also be given by name (``group_by(units, key='regiment')``).
 NAMED_VALUES: dict[str, tuple[str, ...]] = {"group_by": ("key",), "unique": ("key",)}
-#: The functions the ruleset itself gives its expressions, bound to its tables and enums.
-RULESET_SIGNATURES: dict[str, Signature] = {
-    "lookup": Signature(("table", "key"), (ANY, ANY), 2, None, ("shift",),
-                        "lookup(table, key, ...[, shift=N])"),
-    "row": Signature(("table", "id"), (ANY, ANY), 2, 2, example="row(table, id)"),
-    "has": Signature(("table", "key"), (ANY, ANY), 2, None, example="has(table, key, ...)"),
-    "keys": Signature(("table",), (ANY,), 1, 1, example="keys(table)"),
-    "rows": Signature(("table",), (ANY,), 1, 1, example="rows(table)"),
-    "label": Signature(("enum", "value"), (ANY, ANY), 1, 2,
-                       example="label(enum, value) or label(key)"),
-}
 SIGNATURES.update({name: (sig.least, sig.most, sig.options)
                    for name, sig in RULESET_SIGNATURES.items()})
 #: what each built-in's arguments are, for the hint

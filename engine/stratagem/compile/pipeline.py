@@ -35,7 +35,7 @@ from stratagem.errors import (
 )
 from stratagem.i18n.catalog import parse_locale, record_locale_names
 from stratagem.i18n.names import NameBook, extract_names
-from stratagem.loader.access import STRICT, Access, is_file
+from stratagem.loader.access import ARMY_FILE, STRICT, Access, is_file
 from stratagem.loader.limits import DEFAULT_LIMITS, LoadLimits
 from stratagem.loader.resolve import find_ruleset, load_document_chain
 from stratagem.loader.schema import validate_document
@@ -182,9 +182,8 @@ class Pipeline:
                                  if location is not None else "api.check_path.hint",
                                  params={"kind": " or ".join(kinds), "path": str(path)})
         raw = load_yaml(path, self.limits, document=True)
-        if isinstance(raw, PosDict) and names is not None:
-            extract_names(raw, names)
-            record_locale_names(path.parent / "locales", names)
+        if names is not None:
+            _note_names(raw, path, names)
         found, errors = kind_of(raw, str(path))
         if found is None:
             raise _fail(errors)
@@ -214,7 +213,12 @@ class Pipeline:
     def army(self, path: str | Path, ruleset: Ruleset | None = None) -> Army:
         path = Path(path)
         names = NameBook()
-        raw = self.document(path, "army", names=names)
+        return self.army_from(self.document(path, "army", names=names), path, ruleset, names)
+
+    def army_from(self, raw: PosDict, path: Path, ruleset: Ruleset | None,
+                  names: NameBook) -> Army:
+        """An army from its document as read from ``path``; ``names``: those its files
+        give."""
         rs = ruleset or self.ruleset_for(raw, path, "army")
         self.side_schema(raw, "army", rs)
         root = rs.new_entity(rs.kinds["battle"], {}, None)
@@ -245,7 +249,7 @@ class Pipeline:
         """An army file a scenario names, checked as ``validate`` checks one on its own (it
         must lie under the scenario's ``folder``)."""
         ref = str(path.relative_to(folder)) if path.is_relative_to(folder) else str(path)
-        self.access.check(path, folder, ref, location, "the army file")
+        self.access.check(path, folder, ref, location, ARMY_FILE)
         path = path.resolve()
         if not is_file(path):
             raise StratagemError(f"army file not found: {os.path.relpath(path, folder)}",
@@ -271,8 +275,11 @@ class Pipeline:
         """An army or a scenario file, as `stratagem rate` reads it (its ``kind:`` says
         which)."""
         path = Path(path)
-        raw = self.document(path, ("army", "scenario"))
-        return self.army(path) if raw.get("kind") == "army" else self.scenario(path)
+        names = NameBook()
+        raw = self.document(path, ("army", "scenario"), names=names)
+        if raw.get("kind") == "army":
+            return self.army_from(raw, path, None, names)
+        return self.scenario_from(raw, path, None, names)
 
     def campaign_errors(self, path: Path, raw: Any) -> list[StratagemError]:
         """A campaign file (docs/campaign.md): its schema, its ruleset, its army files."""
@@ -286,7 +293,7 @@ class Pipeline:
         for name, army in raw["armies"].items():
             try:
                 file = self.access.reference(str(army), path.parent, path.parent,
-                                             raw["armies"].where(name), "the army file")
+                                             raw["armies"].where(name), ARMY_FILE)
             except StratagemError as err:
                 errors.append(err)
                 continue
@@ -315,10 +322,13 @@ class Pipeline:
             if loaded.ruleset is None:
                 raise _fail(loaded.errors)
             return kind, loaded.ruleset
-        if kind == "army":
-            return kind, self.army(path)
-        if kind == "scenario":
-            return kind, self.scenario(path)
+        if kind in ("army", "scenario"):
+            assert isinstance(raw, PosDict)  # kind_of found a kind: a mapping
+            names = NameBook()
+            _note_names(raw, path, names)
+            if kind == "army":
+                return kind, self.army_from(raw, path, None, names)
+            return kind, self.scenario_from(raw, path, None, names)
         if kind == "campaign":
             errors = self.campaign_errors(path, raw)
             if errors:
@@ -444,3 +454,10 @@ def validate_file(path: Path | str, limits: LoadLimits = DEFAULT_LIMITS) -> list
 
 def ruleset_for_document(doc: Mapping[str, Any], path: Path) -> Ruleset:
     return DEFAULT.ruleset_for(doc, path)
+
+
+def _note_names(raw: Any, path: Path, names: NameBook) -> None:
+    """The names a file gives per language, and those of the locale files beside it."""
+    if isinstance(raw, PosDict):
+        extract_names(raw, names)
+        record_locale_names(path.parent / "locales", names)

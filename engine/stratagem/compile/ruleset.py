@@ -103,22 +103,29 @@ def _limits(c: Compiler, doc: Mapping[str, Any]) -> RunLimits:
     lowers a limit freely and raises it only that far."""
     limits = doc.get("limits") or {}
     if not isinstance(limits, Mapping):
-        c.error("`limits:` takes a map, e.g. limits: {max_rounds: 100}", where(doc, "limits"))
+        c.error("`limits:` takes a map, e.g. limits: {max_rounds: 100}", where(doc, "limits"),
+                key="compile.limits_map")
         return RunLimits()
     values: dict[str, int] = {}
     for key, value in limits.items():
         loc = where(limits, key)
         cap = RUN_CAPS.get(str(key))
         if cap is None:
+            known = ", ".join(RUN_CAPS)
             c.error(f"unknown limit '{key}'", c.key_where(limits, key),
-                    hint=closest(key, RUN_CAPS) or "limits: " + ", ".join(RUN_CAPS))
+                    hint=closest(key, RUN_CAPS) or "limits: " + known,
+                    key="compile.limit_unknown", limit=str(key), limits=known)
         elif isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            usual = getattr(RunLimits(), str(key))
             c.error(f"limits.{key} must be a whole number of at least 1, got {describe_number(value)}",
-                    loc, hint=f"e.g. {key}: {getattr(RunLimits(), str(key)):_}")
+                    loc, hint=f"e.g. {key}: {usual:_}", key="compile.limit_not_whole",
+                    limit=str(key), value=describe_number(value), usual=f"{usual:_}")
         elif value > cap:
             c.error(f"limits.{key} is {describe_number(value)}, over the hard cap of {cap:,} that the "
                     "engine sets", loc,
-                    hint=f"a ruleset may lower a limit, and raise it up to {cap:_}")
+                    hint=f"a ruleset may lower a limit, and raise it up to {cap:_}",
+                    key="compile.limit_over_cap", limit=str(key), value=describe_number(value),
+                    cap=cap, cap_written=f"{cap:_}")
         else:
             values[str(key)] = value
     return RunLimits(**values)

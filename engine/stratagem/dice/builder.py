@@ -70,6 +70,10 @@ def _end_of_die(text: str, pos: int) -> int:
 _PLAIN_DIE = re.compile(r"[0-9]+\s*[dD](%|[0-9]*)")
 
 
+#: What :meth:`_fixed` names (the ``what`` of ``dice.rolled_count``), in English.
+_FIXED = {"repetitions": "the number of repetitions", "keep": "the number of dice to keep or drop",
+          "dice": "the number of dice", "sides": "the number of sides"}
+
 class _ToAst(Transformer_NonRecursive[Token, Any]):
     """One method per grammar rule or alias; returns AST nodes."""
 
@@ -78,21 +82,24 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
         self.text = text
         self.dialect = dialect
 
-    def _error(self, message: str, pos: int, hint: str | None = None) -> DiceSyntaxError:
-        return DiceSyntaxError(message, hint=hint, text=self.text, pos=pos)
+    def _error(self, message: str, pos: int, hint: str | None = None, *, key: str,
+               **params: object) -> DiceSyntaxError:
+        return DiceSyntaxError(message, hint=hint, text=self.text, pos=pos, key=key,
+                               params=params)
 
     def _fixed(self, node: Node | None, pos: int, what: str) -> None:
         if node is not None and has_dice(node):
             raise self._error(
-                f"{what} must be known before rolling; it cannot itself be rolled",
+                f"{_FIXED[what]} must be known before rolling; it cannot itself be rolled",
                 pos,
                 hint="use numbers and names here, e.g. (TL/2)d6 or 2x(1d6)",
+                key="dice.rolled_count", what=what,
             )
 
     def start(self, children: list[Any]) -> tuple[Node | None, Node, bool]:
         count, repeat_token, body, percent = children
         if repeat_token is not None:
-            self._fixed(count, 0, "the number of repetitions")
+            self._fixed(count, 0, "repetitions")
         return count, body, percent is not None
 
     def int(self, children: list[Token]) -> Const:
@@ -142,6 +149,7 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
                 "a die count cannot be negative",
                 minus.start_pos,
                 hint=f"to subtract a roll write -({die}) or 0-{die}",
+                key="dice.negative_count", die=die,
             )
         return Neg(operand)
 
@@ -159,6 +167,7 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
                     f"{func}(...) needs at least two values separated by commas",
                     pos,
                     hint=f"e.g. {func}(1d6-2, 1)",
+                    key="dice.min_max_values", func=func,
                 )
             return Call(func, args, pos)
         if func in ("ceil", "floor"):
@@ -168,6 +177,7 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
                     f"{func}(...) takes one division, e.g. {func}(TL/2)",
                     pos,
                     hint="'/' alone already rounds down; ceil(a/b) rounds up",
+                    key="dice.ceil_floor_division", func=func,
                 )
             if func == "floor":
                 return arg
@@ -177,6 +187,7 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
             f"unknown function '{func}'",
             pos,
             hint="the functions are min(...), max(...), ceil(a/b) and floor(a/b)",
+            key="dice.unknown_function", func=func,
         )
 
     def plain_die(self, children: list[Any]) -> tuple[Token, Node | None, bool]:
@@ -189,7 +200,7 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
     def keep(self, children: list[Any]) -> Keep:
         token, count = children
         kind = str(token).lower()
-        self._fixed(count, token.end_pos, "the number of dice to keep or drop")
+        self._fixed(count, token.end_pos, "keep")
         return Keep("kh" if kind == "k" else kind, count, token.start_pos)
 
     @v_args(meta=True)
@@ -203,6 +214,7 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
                     "a die needs a number of sides, e.g. 1d6",
                     token.end_pos,
                     hint="this ruleset has no default die, so write the sides after 'd'",
+                    key="dice.no_sides",
                 )
             sides = Const(default)
         if percentile and count is not None and default is not None:
@@ -212,9 +224,11 @@ class _ToAst(Transformer_NonRecursive[Token, Any]):
                 token.start_pos,
                 hint=f"write {self.text[pos : token.start_pos].strip()}d100 for percentile dice, "
                 f"or ({self.text[pos : token.start_pos].strip()}d)% for a roll read as a percentage",
+                key="dice.percent_ambiguous", written=self.text[pos : token.end_pos],
+                count=self.text[pos : token.start_pos].strip(), default=str(default),
             )
-        self._fixed(count, pos, "the number of dice")
-        self._fixed(sides, token.end_pos, "the number of sides")
+        self._fixed(count, pos, "dice")
+        self._fixed(sides, token.end_pos, "sides")
         return Die(
             count if count is not None else Const(1),
             sides,

@@ -73,13 +73,18 @@ def bind(text: str, body: Node, needed: frozenset[str], names: Mapping[str, obje
         )
         listed = ", ".join(missing)
         hint = f"give a value for {listed} (on the command line: --set {missing[0]}=3)"
+        hint_key, params = "dice.unbound.hint", {"n": len(missing), "names": listed,
+                                                 "first": missing[0]}
         if first is not None and (split := _glued_die(first.name)):
             hint = f"to roll {split[0]} dice write ({split[0]})d{split[1]}; " + hint
+            hint_key = "dice.unbound_glued"
+            params.update(count=split[0], sides=split[1])
         raise DiceValueError(
             f"unbound name{'s' if len(missing) > 1 else ''}: {listed}",
             hint=hint,
             text=text,
             pos=first.pos if first else None,
+            key="dice.unbound", hint_key=hint_key, params=params,
         )
     env = []
     for name in sorted(needed):

@@ -35,7 +35,9 @@ CALL_ERRORS = (TypeError, ValueError, ArithmeticError, LookupError)
 @dataclass(frozen=True)
 class Signature:
     """What a function takes: its values (``params``, with the kind each must be), how many
-    of them (``least`` to ``most``; ``None``: any number), and its options (keywords)."""
+    of them (``least`` to ``most``; ``None``: any number), and its options (keywords). The
+    values are given in order, as the static checks demand, except where ``by_name``: a
+    function described from its Python signature, and the ``key`` of group_by and unique."""
 
     params: tuple[str, ...]
     kinds: tuple[str, ...]
@@ -45,14 +47,15 @@ class Signature:
     example: str = ""
     #: for min/max: what a single value must be (several values are compared)
     alone: str = ""
+    by_name: bool = False
 
 
 def _one(kind: str, example: str, param: str = "x") -> Signature:
     return Signature((param,), (kind,), 1, 1, example=example)
 
 
-#: The built-in functions (stratagem.expr.core.BASE_FUNCTIONS). A function not listed (the
-#: ruleset's lookup(), label(), formulas) is described from its Python signature.
+#: The built-in functions (stratagem.expr.core.BASE_FUNCTIONS). A function listed in neither
+#: table (a ruleset's formula) is described from its Python signature.
 SIGNATURES: dict[str, Signature] = {
     # (no key=: an expression has no function to hand it; sorted() takes a field's name)
     "min": Signature(("values",), (ANY,), 1, None, ("default",), "min(xs) or min(a, b)", LIST),
@@ -87,9 +90,23 @@ SIGNATURES: dict[str, Signature] = {
     "number": _one(NUMBER, "number(x / 2)"),
     # (key: a field's name, as sorted() takes it; given by name or in its place)
     "group_by": Signature(("values", "key"), (LIST, TEXT), 2, 2,
-                          example="group_by(units, 'regiment')"),
+                          example="group_by(units, 'regiment')", by_name=True),
     "unique": Signature(("values", "key"), (LIST, TEXT), 1, 2,
-                        example="unique(units) or unique(units, key='regiment')"),
+                        example="unique(units) or unique(units, key='regiment')", by_name=True),
+}
+
+#: The functions the ruleset itself gives its expressions, bound to its tables and enums
+#: (compile/ruleset.py). Described from this table, not from their Python signatures, so a
+#: compiled build explains a wrong call in the same words as the sources.
+RULESET_SIGNATURES: dict[str, Signature] = {
+    "lookup": Signature(("table", "key"), (ANY, ANY), 2, None, ("shift",),
+                        "lookup(table, key, ...[, shift=N])"),
+    "row": Signature(("table", "id"), (ANY, ANY), 2, 2, example="row(table, id)"),
+    "has": Signature(("table", "key"), (ANY, ANY), 2, None, example="has(table, key, ...)"),
+    "keys": Signature(("table",), (ANY,), 1, 1, example="keys(table)"),
+    "rows": Signature(("table",), (ANY,), 1, 1, example="rows(table)"),
+    "label": Signature(("enum", "value"), (ANY, ANY), 1, 2,
+                       example="label(enum, value) or label(key)"),
 }
 
 
@@ -124,7 +141,7 @@ def checked_call(name: str, line: int, column: int, fn: Callable[..., Any], /, *
 def signature(name: str, fn: Callable[..., Any]) -> Signature | None:
     """What the function ``name`` takes: from the table, else from its Python signature
     (None when it has none to read, or takes anything)."""
-    known = SIGNATURES.get(name)
+    known = SIGNATURES.get(name) or RULESET_SIGNATURES.get(name)
     if known is not None:
         return known
     try:
@@ -147,7 +164,7 @@ def signature(name: str, fn: Callable[..., Any]) -> Signature | None:
             if p.default is p.empty:
                 least += 1
     return Signature(tuple(params), (ANY,) * len(params), least, None if unbounded else most,
-                     tuple(options))
+                     tuple(options), by_name=True)
 
 
 def explain_call(name: str, fn: Callable[..., Any], args: tuple[Any, ...],
@@ -174,12 +191,12 @@ def _arity(name: str, sig: Signature, args: tuple[Any, ...],
            kwargs: Mapping[str, Any]) -> tuple[str, str | None] | None:
     hint = f"e.g. {sig.example}" if sig.example else f"write it as {name}({', '.join(sig.params)})"
     for key in kwargs:
-        if key not in sig.options and key not in sig.params:
+        if key not in sig.options and not (sig.by_name and key in sig.params):
             if sig.options:
                 return (f"{name}() has no option '{key}'",
                         did_you_mean(key, sig.options) or "its options: " + ", ".join(sig.options))
             return f"{name}() takes no options ('{key}=')", hint
-    given = len(args) + sum(1 for key in kwargs if key in sig.params)
+    given = len(args) + sum(1 for key in kwargs if sig.by_name and key in sig.params)
     if sig.least <= given and (sig.most is None or given <= sig.most):
         return None
     if sig.alone:

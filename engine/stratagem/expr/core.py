@@ -219,7 +219,9 @@ def pairs(xs: Iterable[Any]) -> list[tuple[Any, Any]]:
     n = len(items) * (len(items) - 1) // 2
     if n > MAX_LENGTH:
         raise ExpressionError(f"pairs() of {len(items):,} items would make {n:,} pairs; the "
-                              f"limit is {MAX_LENGTH:,}", hint="pair fewer items")
+                              f"limit is {MAX_LENGTH:,}", hint="pair fewer items",
+                              key="expr.pairs_limit",
+                              params={"items": len(items), "pairs": n, "limit": MAX_LENGTH})
     METER.charge(n)
     return [(items[i], items[j]) for i in range(len(items)) for j in range(i + 1, len(items))]
 
@@ -325,10 +327,12 @@ def _str(*x: Any) -> str:
     value = x[0]
     if type(value) is not str and cells(value) > MAX_LENGTH:
         raise ExpressionError(f"str() of a value holding more than {MAX_LENGTH:,} items",
-                              hint="show a count or a sum instead")
+                              hint="show a count or a sum instead", key="expr.str_items",
+                              params={"limit": MAX_LENGTH})
     text = str(value)
     if len(text) > MAX_LENGTH:
-        raise ExpressionError(f"str() would make text longer than {MAX_LENGTH:,}")
+        raise ExpressionError(f"str() would make text longer than {MAX_LENGTH:,}",
+                              key="expr.str_length", params={"limit": MAX_LENGTH})
     return text
 
 
@@ -356,7 +360,7 @@ BASE_FUNCTIONS: dict[str, Callable[..., Any]] = {
     "float": float,
     "str": _str,
     "bool": bool,
-    "range": lambda *a: range(*a) if len(range(*a)) <= 100_000 else _too_long(),
+    "range": lambda *a: range(*a) if len(range(*a)) <= MAX_LENGTH else _too_long(),
     "sorted": _sorted_with(compiled.read_attribute),
     "group_by": _grouping_with(compiled.read_attribute)[0],
     "unique": _grouping_with(compiled.read_attribute)[1],
@@ -377,7 +381,8 @@ BASE_FUNCTIONS: dict[str, Callable[..., Any]] = {
 
 
 def _too_long() -> Any:
-    raise ExpressionError("range() is limited to 100,000 items")
+    raise ExpressionError(f"range() is limited to {MAX_LENGTH:,} items", key="expr.range_limit",
+                          params={"limit": MAX_LENGTH})
 
 
 @mypyc_attr(native_class=False)
@@ -607,7 +612,10 @@ def _check_nesting(tree: ast.AST, source: str, location: Location | None) -> Non
             raise ExpressionError(
                 f"the expression nests more than {MAX_NESTING} operations in one another "
                 f"(`{source[:40]}{'…' if len(source) > 40 else ''}`)", location=location,
-                hint="split it into several `set` values, or use sum() over a list")
+                hint="split it into several `set` values, or use sum() over a list",
+                key="expr.nesting", params={"max": MAX_NESTING,
+                                            "expr": source[:40] + ("…" if len(source) > 40
+                                                                   else "")})
         for child in ast.iter_child_nodes(node):
             if not isinstance(child, (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop,
                                       ast.boolop)):
@@ -789,7 +797,7 @@ class Evaluator:
         if depth >= MAX_DEPTH:
             raise ExpressionError(
                 f"`{expr.text}` recurses too deeply (a derived value or formula that uses itself?)",
-                location=expr.location)
+                location=expr.location, key="expr.recursion", params={"expr": expr.text})
         if depth == len(self._pool):
             self._pool.append(self._make())
         ev = self._pool[depth]

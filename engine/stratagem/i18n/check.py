@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from stratagem.errors import Location, StratagemError, ValidationFailed
+from stratagem.errors import Keyed, Location, StratagemError, Texts, ValidationFailed
 from stratagem.i18n.catalog import (
     ENGINE_LOCALES,
     FALLBACK_LANGUAGE,
@@ -213,15 +213,21 @@ class CheckReport:
             "languages": {lang: r.to_json() for lang, r in self.languages.items()},
         }
 
-    def render(self) -> str:
-        """The text ``stratagem i18n check`` prints for this group."""
+    def render(self, texts: Texts | None = None) -> str:
+        """The text ``stratagem i18n check`` prints for this group (its own lines in the
+        language of ``texts``; the findings name keys, and stay in English)."""
         lines: list[str] = []
         for err in self.errors:
-            lines.append(f"[{self.name}] error: {err.render()}")
+            lines.append(f"[{self.name}] " + Keyed(
+                f"error: {err.render(texts)}", "i18n.group_error", error=err.render(texts)
+            ).localized(texts))
         for lang, report in self.languages.items():
-            lines.append(f"[{self.name}] {lang}: {report.texts} texts, "
-                         f"{report.translated} of {report.used} used keys "
-                         f"({report.coverage:.0f}%)")
+            coverage = f"{report.coverage:.0f}"
+            lines.append(f"[{self.name}] {lang}: " + Keyed(
+                f"{report.texts} texts, {report.translated} of {report.used} used keys "
+                f"({coverage}%)", "i18n.coverage", texts=report.texts,
+                translated=report.translated, used=report.used, percent=coverage
+            ).localized(texts))
             lines.extend("  " + f.render(self.name, lang) for f in report.findings())
         return "\n".join(lines)
 

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from stratagem.errors import Location, StratagemError
+from stratagem.errors import Location, StratagemError, Term
 from stratagem.resources import data_dir
 
 
@@ -58,6 +58,12 @@ def shown(path: Path) -> str:
         return str(path)
 
 
+#: What a file names, in the words of every language (the ``what`` of :meth:`Access.check`).
+ARMY_FILE = Term("access.what.army", "the army file")
+RULESET = Term("access.what.ruleset", "the ruleset")
+INCLUDED_FILE = Term("access.what.include", "the included file")
+
+
 @dataclass(frozen=True)
 class Access:
     """The folders files may be read from, beyond each file's home: ``allowed`` (from
@@ -74,7 +80,8 @@ class Access:
             real = _real(Path(text).expanduser())
             if not real.is_dir():
                 raise StratagemError(f"--allow-path {text}: no such folder",
-                                     hint="name a folder Stratagem may read files from")
+                                     hint="name a folder Stratagem may read files from",
+                                     key="access.no_folder", params={"folder": text})
             found.append(real)
         return cls(tuple(dict.fromkeys(found)))
 
@@ -83,7 +90,7 @@ class Access:
         return [_real(home), *([shipped] if shipped else []), *self.allowed]
 
     def reference(self, ref: str, base: Path, home: Path, location: Location | None,
-                  what: str) -> Path:
+                  what: Term) -> Path:
         """The file ``ref``, written in a file of folder ``base``, names: refused unless it
         stays under ``home``, a shipped ruleset or an allowed folder."""
         target = Path(ref) if os.path.isabs(ref) else base / ref
@@ -91,26 +98,28 @@ class Access:
         return target
 
     def check(self, target: Path, home: Path, ref: str, location: Location | None,
-              what: str) -> None:
+              what: Term) -> None:
         """Refuse ``target`` (named ``ref`` in the file at ``location``) unless it resolves,
         symbolic links followed, to a file under ``home``, a shipped ruleset or an allowed
         folder."""
         if ref.startswith("~"):
             raise self._refused(ref, home, location, what,
-                                "a path starting with '~' (a home folder)")
+                                Term("access.why.home", "a path starting with '~' (a home "
+                                     "folder)"))
         if "\0" in str(target):
             raise StratagemError(f"{what} '{ref}' holds a NUL character, which no file name "
-                                 "can", location=location, hint="fix the file name")
+                                 "can", location=location, hint="fix the file name",
+                                 key="access.nul", params={"what": what, "ref": ref})
         real = _real(target)
         if any(_inside(real, root) for root in self.roots(home)):
             return
         if os.path.isabs(ref):
-            why = "an absolute path"
+            why = Term("access.why.absolute", "an absolute path")
         elif any(_inside(Path(os.path.abspath(target)), root)
                  for root in [Path(os.path.abspath(home)), *self.roots(home)]):
-            why = "a symbolic link that leads out of the folder"
+            why = Term("access.why.link", "a symbolic link that leads out of the folder")
         else:
-            why = "'..' leads out of the folder"
+            why = Term("access.why.parent", "'..' leads out of the folder")
         raise self._refused(ref, home, location, what, why)
 
     def confined(self, target: Path, folder: Path) -> bool:
@@ -120,14 +129,16 @@ class Access:
         return any(_inside(real, root) for root in self.roots(folder))
 
     @staticmethod
-    def _refused(ref: str, home: Path, location: Location | None, what: str,
-                 why: str) -> StratagemError:
+    def _refused(ref: str, home: Path, location: Location | None, what: Term,
+                 why: Term) -> StratagemError:
         return StratagemError(
             f"{what} '{ref}' is outside the folder {shown(home)}/ ({why}); a file may only "
             "read files in its own folder and shipped rulesets by id",
             location=location,
             hint="copy the file into that folder and name it by a relative path, or let "
-                 "Stratagem read its folder with --allow-path DIR")
+                 "Stratagem read its folder with --allow-path DIR",
+            key="access.outside", params={"what": what, "ref": ref, "home": shown(home),
+                                          "why": why})
 
 
 #: The policy when the user allowed no folder.

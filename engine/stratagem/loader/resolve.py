@@ -21,7 +21,7 @@ from stratagem.errors import (
     ValidationFailed,
     did_you_mean,
 )
-from stratagem.loader.access import STRICT, Access, is_file, shipped_root
+from stratagem.loader.access import INCLUDED_FILE, RULESET, STRICT, Access, is_file, shipped_root
 from stratagem.loader.limits import DEFAULT_LIMITS, LoadLimits
 from stratagem.loader.merge import merge, resolve_markers
 from stratagem.loader.yamlio import PosDict, PosList, load_yaml
@@ -85,7 +85,7 @@ def find_ruleset(ref: str, base_dir: Path | None = None, access: Access | None =
                              key="loader.empty_ruleset_ref")
     if _looks_like_path(ref):
         if home is not None:
-            target = (access or STRICT).reference(ref, base, home, None, "the ruleset")
+            target = (access or STRICT).reference(ref, base, home, None, RULESET)
         else:
             target = base / Path(ref).expanduser()
         found = _as_ruleset_file(target)
@@ -109,7 +109,7 @@ def find_ruleset(ref: str, base_dir: Path | None = None, access: Access | None =
     local = _as_ruleset_file(base / ref)
     if local is not None:
         if home is not None:
-            (access or STRICT).check(local, home, ref, None, "the ruleset")
+            (access or STRICT).check(local, home, ref, None, RULESET)
         return local
     known = [info.id for info in list_rulesets()]
     known += [setting for info in list_rulesets() for setting in info.settings]
@@ -311,7 +311,7 @@ class _DocumentLoader:
                 hint="e.g. 'include: [tables.yaml]'", key="loader.include_not_path",
             )
         inc_path = _tidy(self.access.reference(item, path.parent, self.home, where,
-                                               "the included file"))
+                                               INCLUDED_FILE))
         if not is_file(inc_path):
             raise StratagemError(
                 f"included file not found: {item}",

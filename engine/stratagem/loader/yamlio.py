@@ -166,6 +166,7 @@ def load_yaml(path: Path | str, limits: LoadLimits = DEFAULT_LIMITS, text: str |
             "this is not a Stratagem file: YAML cannot read it, and it has no 'kind:' line",
             location=Location(file, loc.line, loc.column),
             hint="name a Stratagem file (a YAML file that starts with e.g. 'kind: army')",
+            key="yaml.not_stratagem",
         ) from None
 
 
@@ -180,12 +181,13 @@ def open_regular(path: Path, name: str) -> BinaryIO:
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
-            what = ("a named pipe (FIFO)" if stat.S_ISFIFO(mode) else
-                    "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else
-                    "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
+            what, kind = (("a named pipe (FIFO)", "fifo") if stat.S_ISFIFO(mode) else
+                          ("a device", "device") if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+                          else ("a socket", "socket") if stat.S_ISSOCK(mode)
+                          else ("not a regular file", "other"))
             raise StratagemError(f"is {what}, not a file Stratagem can read",
-                                 location=Location(name),
-                                 hint="name a file saved on disk")
+                                 location=Location(name), hint="name a file saved on disk",
+                                 key="yaml.not_regular", params={"kind": kind})
         if hasattr(os, "set_blocking"):
             os.set_blocking(fd, True)
         return os.fdopen(fd, "rb")

@@ -135,7 +135,9 @@ def _write_device(path: str, text: str) -> None:
             out.write(text)
     except OSError as err:
         raise StratagemError(f"cannot write {path}: {err.strerror or err}",
-                             hint="check the path and its permissions") from None
+                             hint="check the path and its permissions", key="render.device",
+                             params={"path": path, "reason": err.strerror or str(err)}
+                             ) from None
 
 
 def write_file(path: str, text: str) -> None:
