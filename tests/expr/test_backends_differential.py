@@ -156,7 +156,7 @@ def grouping() -> list[str]:
     out += [f"{fn}({items}, 'ts')" for fn in ("group_by", "unique")
             for items in ("[row, row]", "rows('troop_types')", "xs", "d", "s", "range(3)",
                           "[none]", "[unit, n]")]
-    out += ["unique(xs + xs)", "unique([1, 1.0, true, fr, 3/2])", "unique(m + m)",
+    out += ["unique(m + m, key=none)", "group_by(units, key='tags')", "unique(xs + xs)", "unique([1, 1.0, true, fr, 3/2])", "unique(m + m)",
             "unique([d, d])", "unique(units + units)", "unique(s)", "unique(no)",
             "unique(units, 'troop', 'x')", "unique(units, nope='troop')",
             "group_by(units, key='troop', reverse=true)", "group_by(no, 'troop')",
