@@ -231,3 +231,30 @@ def test_a_key_between_two_ranges_names_the_key_as_written():
     err = failure.render()
     assert err.startswith("tiny.yaml:19:15: no row of table 'odds' matches 1/2 (0.5)")
     assert "hint: it falls between the ranges [null, 0] and [1, null]" in err
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ("group_by(battle.sides, 'skil')", "a side has no field or value 'skil'"),
+    ("unique(battle.sides, key='skil')", "a side has no field or value 'skil'"),
+    ("sorted(battle.sides, key='skil')", "a side has no field or value 'skil'"),
+    ("group_by(battle.sides)", "group_by() takes 2 values, got 1"),
+    ("group_by(battle.sides, 'skill', 'id')", "group_by() takes 2 values, got 3"),
+    ("unique(battle.sides, 'skill', key='id')", "unique() takes 1 to 2 values, got 3"),
+    ("group_by(battle.sides, 'skill', reverse=true)", "group_by() takes no value 'reverse'"),
+    ("group_by(battle.sides, 'skill')['x'][0].skil", "a side has no field or value 'skil'"),
+    ("unique(battle.sides)[0].skil", "a side has no field or value 'skil'"),
+])
+def test_grouping_is_checked_at_load(text, says):
+    # the field a key names is one the items have; what a group holds is known
+    errors = errors_of(f"    - set: {{x: \"{text}\"}}\n")
+    assert len(errors) == 1 and says in errors[0], errors
+    assert "did you mean 'skill'" in errors[0] or "skil'" not in says
+
+
+@pytest.mark.parametrize("text", [
+    "group_by(battle.sides, 'skill')", "group_by(battle.sides, key='skill')",
+    "unique(battle.sides)", "unique(battle.sides, 'skill')", "unique([1, 1], key=none)",
+    "group_by(battle.sides, 'parent')", "sorted(battle.sides, key='name')",
+])
+def test_grouping_that_is_right_loads(text):
+    compile_ruleset(load_yaml("tiny.yaml", text=BASE + f"    - set: {{x: \"{text}\"}}\n"))

@@ -38,7 +38,8 @@ ARGUMENTS = ["n", "f", "fr", "neg", "s", "e", "xs", "no", "ys", "d", "none", "un
              "row", "m", "[s, n]"]
 BUILTINS = ["min", "max", "abs", "sum", "len", "any", "all", "int", "float", "str", "bool",
             "range", "sorted", "reversed", "floor", "ceil", "round_up", "round_down",
-            "round_half_up", "clamp", "avg", "count", "ratio", "pairs", "first", "number"]
+            "round_half_up", "clamp", "avg", "count", "ratio", "pairs", "first", "number",
+            "group_by", "unique"]
 #: the ruleset's functions and its formula (tests/loader/fixtures/skirmish/ruleset.yaml)
 RULESET_FUNCTIONS = ["lookup", "row", "has", "keys", "rows", "label", "superiority"]
 KEYWORDS = ["key='count'", "reverse=true", "default=0", "shift=1", "nope=1"]
@@ -146,6 +147,31 @@ def comprehensions() -> list[str]:
     ]
 
 
+def grouping() -> list[str]:
+    """group_by() and unique(): by a field of entities and rows, by the items themselves,
+    looked up, and with keys that are no field's name or cannot be keys."""
+    out = [f"{fn}(units, {key})" for fn in ("group_by", "unique")
+           for key in ("'troop'", "'mounted'", "'count'", "'name'", "key='quality'", "'cont'",
+                       "'parent'", "'_f'", "''", "n", "none", "xs", "key=s", "key='kind'")]
+    out += [f"{fn}({items}, 'ts')" for fn in ("group_by", "unique")
+            for items in ("[row, row]", "rows('troop_types')", "xs", "d", "s", "range(3)",
+                          "[none]", "[unit, n]")]
+    out += ["unique(m + m, key=none)", "group_by(units, key='tags')", "unique(xs + xs)", "unique([1, 1.0, true, fr, 3/2])", "unique(m + m)",
+            "unique([d, d])", "unique(units + units)", "unique(s)", "unique(no)",
+            "unique(units, 'troop', 'x')", "unique(units, nope='troop')",
+            "group_by(units, key='troop', reverse=true)", "group_by(no, 'troop')",
+            "len(group_by(units, 'troop'))", "group_by(units, 'troop')['nope']",
+            "[len(g) for g in group_by(units, 'troop')]",
+            "[group_by(units, 'troop')[t] for t in group_by(units, 'troop')]",
+            "sum(u.count for u in group_by(units, 'troop')[unit.troop])",
+            "'cavalry' in group_by(units, 'troop')", "unit in unique(units, key='troop')",
+            "len(unique(units, key='name')) == len(units)",
+            "group_by(range(100000), 'real')", "unique(range(100000))",
+            "group_by([[v] for v in xs], 'real')", "unique(units, key='strength')",
+            "group_by(units, 'strength')"]
+    return out
+
+
 def numbers() -> list[str]:
     return [
         "2 ** 1000", "2 ** 1001", "10 ** 6 ** 2", "(10 ** 7) ** 2", "big * big", "big ** 2",
@@ -162,7 +188,8 @@ def numbers() -> list[str]:
 
 FAMILIES = {"arithmetic": arithmetic(), "comparisons": comparisons(), "logic": logic(),
             "calls": calls(), "members": members(), "subscripts": subscripts(),
-            "comprehensions": comprehensions(), "numbers": numbers(), "forbidden": FORBIDDEN}
+            "comprehensions": comprehensions(), "numbers": numbers(), "grouping": grouping(),
+            "forbidden": FORBIDDEN}
 CASES = sorted({text for family in FAMILIES.values() for text in family})
 
 
@@ -231,6 +258,10 @@ def test_a_call_that_fails_says_so_in_stratagem_words(scenarios):
     ("max(n)", "max", "takes a list or two or more values, got the number 7"),
     ("min()", "min", "takes a list or two or more values, got none"),
     ("sum(xs, 1, 2)", "sum", "takes 1 or 2 values (values, start), got 3"),
+    ("group_by(units)", "group_by", "takes 2 values (values, key), got 1"),
+    ("unique(units, 'troop', 1)", "unique", "takes 1 or 2 values (values, key), got 3"),
+    ("unique(n)", "unique", "values must be a list, got the number 7"),
+    ("group_by(units, key='count', nope=1)", "group_by", "takes no options ('nope=')"),
 ])
 def test_argument_mistakes_name_the_function_and_what_it_takes(scenarios, text, fn, takes):
     for scenario in scenarios.values():
@@ -281,6 +312,13 @@ def independent_cases() -> list[tuple[str, object]]:
         out += [(f"max({xs})", max(xs)), (f"min({xs})", min(xs)), (f"sum({xs})", sum(xs)),
                 (f"len({xs})", len(xs)), (f"sorted({xs})", sorted(xs)),
                 (f"[v * 2 for v in {xs} if v > 0]", [v * 2 for v in xs if v > 0])]
+        # unique(): each value once, where it first appears; group_by(): how many of each
+        seen: list[int] = []
+        for v in xs:
+            if v not in seen:
+                seen.append(v)
+        out.append((f"unique({xs})", seen))
+        out.append((f"len(unique({xs})) == len({xs})", len(set(xs)) == len(xs)))
     return out
 
 
@@ -302,6 +340,25 @@ def test_a_misspelt_field_says_which_and_suggests_the_right_one(scenarios, owner
         assert (kind, cls, where) == ("error", "ExpressionError", "house-rules.yaml:12:7")
         assert message == f"`{text}`: a {owner} has no field or value '{wrong}'"
         assert f"'{name}'" in hint and hint.startswith("did you mean")
+
+
+def test_group_by_gathers_the_items_that_share_a_value_in_order():
+    # worked out from the fixture's units themselves, read one by one: both companies'
+    # units, each twice (Pikes, Riders, Archers, Pikes, Riders, Archers)
+    for mode in ("compiled", "simpleeval"):
+        scenario = backends.load(mode)
+        root = scenario.instantiate()
+        units = [u for side in root.sides for u in side.units] * 2
+        by_troop: dict[str, list[str]] = {}
+        for unit in units:
+            by_troop.setdefault(unit.member("troop"), []).append(unit.member("name"))
+        assert len(by_troop) < len(units)  # units share a troop type: a real grouping
+        ev, scope = scenario.ruleset.evaluator, {"units": units}
+        grouped = compile_expr("[[u.name for u in group_by(units, 'troop')[t]] "
+                               "for t in group_by(units, 'troop')]")
+        assert ev.eval(grouped, scope) == list(by_troop.values())
+        firsts = compile_expr("[u.name for u in unique(units, key='troop')]")
+        assert ev.eval(firsts, scope) == [names[0] for names in by_troop.values()]
 
 
 # -- a compiled build ------------------------------------------------------------------------

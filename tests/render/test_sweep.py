@@ -9,6 +9,8 @@ import json
 from pathlib import Path
 
 import pytest
+from jsonschema import Draft202012Validator, ValidationError
+from referencing import Registry, Resource
 
 from stratagem import sweep as S
 from stratagem.api import load_scenario
@@ -27,6 +29,28 @@ ORCS = ROOT / "examples" / "war-machine" / "orcs.yaml"
 def strategies():
     g = S.grid(GURPS, ["sides.0.strategy=12,17"])
     return g, S.sweep(g, 150, 3, {}, S.in_this_process(g))
+
+
+def sweep_schema() -> Draft202012Validator:
+    """schemas/sweep.schema.json, which refers to schemas/odds.schema.json by its $id."""
+    schemas = [json.loads((ROOT / "schemas" / f"{name}.schema.json").read_text(
+        encoding="utf-8")) for name in ("sweep", "odds")]
+    registry: Registry = Registry().with_resources(
+        (schema["$id"], Resource.from_contents(schema)) for schema in schemas)
+    Draft202012Validator.check_schema(schemas[0])
+    return Draft202012Validator(schemas[0], registry=registry)
+
+
+def test_the_json_of_a_sweep_is_what_its_schema_says(strategies):
+    g, result = strategies
+    data = {"ruleset": g.scenarios[0].ruleset.ref, "scenario": g.scenarios[0].name, **result}
+    sweep_schema().validate(data)
+    # each cell is an odds figure: a cell without its outcomes, or with a key odds has
+    # not, is refused
+    for broken in ({k: v for k, v in result["cells"][0].items() if k != "outcomes"},
+                   {**result["cells"][0], "averages": {}}):
+        with pytest.raises(ValidationError):
+            sweep_schema().validate({**data, "cells": [broken]})
 
 
 def test_a_combination_is_what_odds_gives_for_the_file_with_that_value(strategies, tmp_path):
@@ -145,5 +169,6 @@ def test_the_command_writes_a_table_and_heat_maps(tmp_path, capsys):
     data = json.loads(capsys.readouterr().out)
     assert [c["set"] for c in data["cells"]][1] == {"sides.0.forces.Orcs.count": 300,
                                                     "terrain": "forest"}
+    sweep_schema().validate(data)
     assert main([*args, "--lang", "ru"]) == 0
     assert "Перебор" in capsys.readouterr().out

@@ -79,8 +79,11 @@ SIGNATURES: dict[str, tuple[int, int | None, tuple[str, ...]]] = {
     "reversed": (1, 1, ()), "floor": (1, 1, ()), "ceil": (1, 1, ()), "round_up": (1, 1, ()),
     "round_down": (1, 1, ()), "round_half_up": (1, 1, ()), "clamp": (3, 3, ()),
     "avg": (1, 1, ()), "count": (1, 1, ()), "ratio": (2, 2, ()), "pairs": (1, 1, ()),
-    "first": (1, 2, ()), "number": (1, 1, ()),
+    "first": (1, 2, ()), "number": (1, 1, ()), "group_by": (2, 2, ("key",)),
+    "unique": (1, 2, ("key",)),
 }
+#: Built-ins whose values may also be given by name (``group_by(units, key='regiment')``).
+NAMED_VALUES: dict[str, tuple[str, ...]] = {"group_by": ("key",), "unique": ("key",)}
 SIGNATURES.update({name: (sig.least, sig.most, sig.options)
                    for name, sig in RULESET_SIGNATURES.items()})
 #: what each built-in's arguments are, for the hint
@@ -88,6 +91,7 @@ USAGE: dict[str, str] = {
     "clamp": "clamp(value, lowest, highest)", "ratio": "ratio(a, b)",
     "range": "range(stop) or range(start, stop[, step])",
     "first": "first(list[, default])", "sum": "sum(list[, start])",
+    "group_by": "group_by(list, 'field')", "unique": "unique(list[, key='field'])",
     **{name: sig.example for name, sig in RULESET_SIGNATURES.items()},
 }
 
@@ -398,7 +402,7 @@ class _ExprChecker:
         if isinstance(node, ast.Subscript):
             value = self.type(node.value, env)
             self.type(node.slice, env)
-            return value.item if value is not None and value.what == "list" else None
+            return value.item if value is not None and value.what in ("list", "map") else None
         if isinstance(node, ast.Call):
             return self.call(node, env)
         if isinstance(node, ast.IfExp):
@@ -501,11 +505,30 @@ class _ExprChecker:
             return Type("list", item=Type("row", table))
         if name == "label":
             self.label(node)
-        if name in ("sorted", "reversed") and args:
+        if name in ("sorted", "group_by", "unique"):
+            self.field_key(node, name, args[0] if args else None)
+        if name in ("sorted", "reversed", "unique") and args:
             return args[0]
+        if name == "group_by" and args and args[0] is not None and args[0].what == "list":
+            return Type("map", item=args[0])  # a field's value -> the items that have it
         if name in ("min", "max", "first") and len(node.args) == 1 and args[0] is not None:
             return args[0].item if args[0].what == "list" else None
         return None
+
+    def field_key(self, node: ast.Call, name: str, items: Type | None) -> None:
+        """The field that ``sorted``, ``group_by`` or ``unique`` reads of each item (its
+        ``key``) is one the items have, when they are entities or rows of a known kind."""
+        keys = [kw.value for kw in node.keywords if kw.arg == "key"]
+        if name != "sorted" and len(node.args) > 1:
+            keys.append(node.args[1])
+        if items is None or items.what != "list" or items.item is None:
+            return
+        for key in keys:
+            if isinstance(key, ast.Constant) and isinstance(key.value, str) and not (
+                    key.value.startswith("_")):  # refused as it runs, in its own words
+                self.attribute(ast.copy_location(ast.Attribute(ast.Name("_", ast.Load()),
+                                                               key.value, ast.Load()), key),
+                               items.item)
 
     def arity(self, node: ast.Call, name: str) -> None:
         if any(isinstance(a, ast.Starred) for a in node.args) or any(
@@ -538,6 +561,7 @@ class _ExprChecker:
         if signature is None:
             return
         fewest, most, allowed = signature
+        given += sum(1 for kw in keywords if kw in NAMED_VALUES.get(name, ()))
         usage = USAGE.get(name, f"{name}(...)")
         if given < fewest or (most is not None and given > most):
             want = (f"{fewest}" if most == fewest else f"{fewest} or more" if most is None

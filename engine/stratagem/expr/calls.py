@@ -36,8 +36,8 @@ CALL_ERRORS = (TypeError, ValueError, ArithmeticError, LookupError)
 class Signature:
     """What a function takes: its values (``params``, with the kind each must be), how many
     of them (``least`` to ``most``; ``None``: any number), and its options (keywords). The
-    values are given in order, as the static checks demand, except for a function described
-    from its Python signature (``by_name``)."""
+    values are given in order, as the static checks demand, except where ``by_name``: a
+    function described from its Python signature, and the ``key`` of group_by and unique."""
 
     params: tuple[str, ...]
     kinds: tuple[str, ...]
@@ -88,6 +88,11 @@ SIGNATURES: dict[str, Signature] = {
     "first": Signature(("values",), (LIST,), 1, 1, ("default",),
                        "first(u for u in units if u.count > 0)"),
     "number": _one(NUMBER, "number(x / 2)"),
+    # (key: a field's name, as sorted() takes it; given by name or in its place)
+    "group_by": Signature(("values", "key"), (LIST, TEXT), 2, 2,
+                          example="group_by(units, 'regiment')", by_name=True),
+    "unique": Signature(("values", "key"), (LIST, TEXT), 1, 2,
+                        example="unique(units) or unique(units, key='regiment')", by_name=True),
 }
 
 #: The functions the ruleset itself gives its expressions, bound to its tables and enums

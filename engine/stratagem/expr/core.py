@@ -235,12 +235,67 @@ def _sorted_with(read: Callable[[Any, str], Any]) -> Callable[..., list[Any]]:
         METER.charge(len(items))
         if key is None:
             return sorted(items, reverse=reverse)
-        if not isinstance(key, str) or key.startswith("_"):
-            raise ExpressionError("sorted(): key must name a field, e.g. key='br'",
-                                  key="expr.sorted_key")
+        _check_field(key, "sorted", "br")
         return sorted(items, key=lambda item: read(item, key), reverse=reverse)
 
     return sorted_
+
+
+def _check_field(key: Any, function: str, example: str) -> None:
+    """Refuse a ``key`` that names no field (``function``'s, e.g. ``key='example'``)."""
+    if not isinstance(key, str) or key.startswith("_"):
+        if function == "sorted":
+            raise ExpressionError("sorted(): key must name a field, e.g. key='br'",
+                                  key="expr.sorted_key")
+        raise ExpressionError(f"{function}(): key must name a field, e.g. key='{example}'",
+                              key="expr.field_key", params={"function": function,
+                                                            "example": example})
+
+
+#: The work a group of ``group_by`` counts for: its list and its entry in the map weigh
+#: about as much as this many items of a list (a comprehension keeping many maps of many
+#: groups stops at ``limits.max_work`` before it fills the memory).
+GROUP_WEIGHT = 8
+
+
+def _grouping_with(read: Callable[[Any, str], Any]
+                   ) -> tuple[Callable[..., dict[Any, list[Any]]], Callable[..., list[Any]]]:
+    """``group_by(units, 'regiment')`` and ``unique(units, key='regiment')``: one pass over
+    the items, each one's ``key`` (a field, read as ``x.key`` is read in an expression)
+    looked up in a map; what a comprehension comparing every item with every other does in
+    as many steps as there are items squared."""
+
+    def keyed(xs: Iterable[Any], key: Any, function: str) -> tuple[list[Any], list[Any]]:
+        items = list(xs)
+        METER.charge(len(items))
+        if key is None and function == "unique":  # the items themselves
+            return items, items
+        _check_field(key, function, "regiment")
+        return items, [read(item, key) for item in items]
+
+    def group_by(xs: Iterable[Any], key: str) -> dict[Any, list[Any]]:
+        items, keys = keyed(xs, key, "group_by")
+        groups: dict[Any, list[Any]] = {}
+        for value, item in zip(keys, items):
+            group = groups.get(value)
+            if group is None:
+                groups[value] = [item]
+            else:
+                group.append(item)
+        METER.charge(GROUP_WEIGHT * len(groups))
+        return groups
+
+    def unique(xs: Iterable[Any], key: str | None = None) -> list[Any]:
+        items, keys = keyed(xs, key, "unique")
+        seen: set[Any] = set()
+        kept = []
+        for value, item in zip(keys, items):
+            if value not in seen:
+                seen.add(value)
+                kept.append(item)
+        return kept
+
+    return group_by, unique
 
 
 def _reversed(xs: Iterable[Any]) -> list[Any]:
@@ -307,6 +362,8 @@ BASE_FUNCTIONS: dict[str, Callable[..., Any]] = {
     "bool": bool,
     "range": lambda *a: range(*a) if len(range(*a)) <= MAX_LENGTH else _too_long(),
     "sorted": _sorted_with(compiled.read_attribute),
+    "group_by": _grouping_with(compiled.read_attribute)[0],
+    "unique": _grouping_with(compiled.read_attribute)[1],
     "reversed": _reversed,
     "floor": round_down,
     "ceil": round_up,
@@ -630,6 +687,7 @@ class Evaluator:
         self.constants: Mapping[str, Any] = {}
         self.functions = _Functions(self.namespace, BASE_FUNCTIONS)
         self.functions["sorted"] = _sorted_with(attribute)
+        self.functions["group_by"], self.functions["unique"] = _grouping_with(attribute)
         if functions:
             self.functions.update(functions)
         self._pool: list[EvalWithCompoundTypes] = []

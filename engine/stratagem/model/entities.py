@@ -502,6 +502,8 @@ def _holds_entity(value: Any) -> bool:
         return True
     if isinstance(value, (list, tuple)):
         return any(_holds_entity(v) for v in value)
+    if isinstance(value, dict):  # group_by()'s map, a dict comprehension
+        return any(_holds_entity(k) or _holds_entity(v) for k, v in value.items())
     return False
 
 
@@ -513,6 +515,8 @@ def _moved(value: Any, twins: dict[int, Entity]) -> Any:
         return [_moved(v, twins) for v in value]
     if isinstance(value, tuple):
         return tuple(_moved(v, twins) for v in value)
+    if isinstance(value, dict):
+        return {_moved(k, twins): _moved(v, twins) for k, v in value.items()}
     return value
 
 
