@@ -541,13 +541,12 @@ def run_update(run: Run, step: UpdateStep, scope: dict[str, Any]) -> None:
                     location=step.places.get(name) or step.location) from None
             new.append((name, _field_value(fields, name, added, step, entity)))
         if not run.tracing:
-            for name, value in new:
-                entity.set(name, value)
+            entity.update(new)
             continue
-        changes = {}
-        for name, value in new:
-            changes[name] = [entity._f.get(name), value]
-            entity.set(name, value)
+        changes: dict[str, list[Any]] = {}
+        for name, value in new:  # a name both set and added: the second change is from the first
+            changes[name] = [changes[name][1] if name in changes else entity._f.get(name), value]
+        entity.update(new)
         emit(run, step, scope, {"entity": entity, "changes": changes},
              params={"entity": entity, **{k: v[1] for k, v in changes.items()}})
 
