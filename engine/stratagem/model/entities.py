@@ -550,9 +550,26 @@ def read_member(owner: Any, name: str) -> Any:
             _note(owner._deps, name, stack)
         return value
     expr = owner._kind.derived.get(name)
-    if expr is not None:
+    if expr is None:
+        return owner._reserved(name)
+    # The common cases of `Entity._derived`, written out too: a clean value of its own, or
+    # (in a copy of a scenario's template) one it may read from the template as it is.
+    entry = owner._cache.get(name)
+    if entry is None:
+        tpl = owner._tpl
+        if tpl is not None:
+            entry = tpl._cache.get(name)
+            if entry is None or entry.dirty or entry.shared is not True or (
+                    name in owner._stale):
+                return owner._derived(name, expr)
+        else:
+            return owner._derived(name, expr)
+    elif entry.dirty:
         return owner._derived(name, expr)
-    return owner._reserved(name)
+    stack = owner._w.stack
+    if stack:
+        _note(owner._vdeps, name, stack)
+    return entry.value
 
 
 def _shared(copy: Entity, name: str) -> _Cached | None:
