@@ -209,7 +209,7 @@ def kept(value: Any, expr: Expr | None, what: str) -> Any:
     """``value``, if a battle may keep it (:func:`stratagem.expr.bounds.stored`): else an
     error at ``expr`` naming ``what`` (the name or field it was for)."""
     kind = type(value)
-    if kind in _KEPT_AS_IT_IS or (kind is int and -MAX_MAGNITUDE < value < MAX_MAGNITUDE):
+    if kind in KEPT_AS_IT_IS or (kind is int and -MAX_MAGNITUDE < value < MAX_MAGNITUDE):
         return value
     try:
         return stored(value)
@@ -223,7 +223,7 @@ def kept(value: Any, expr: Expr | None, what: str) -> Any:
 _ADD = OPERATORS[ast.Add]
 
 #: What :func:`kept` passes without a look (the common values of a battle).
-_KEPT_AS_IT_IS = frozenset({bool, str, type(None), Entity, Label})
+KEPT_AS_IT_IS = frozenset({bool, str, type(None), Entity, Label})
 
 
 def run_set(run: Run, step: SetStep, scope: dict[str, Any]) -> None:
