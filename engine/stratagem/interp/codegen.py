@@ -35,8 +35,8 @@ from typing import Any
 
 from stratagem.errors import StratagemError
 from stratagem.expr import Evaluator, Expr
-from stratagem.interp.context import Run
 from stratagem.expr.bounds import MAX_MAGNITUDE
+from stratagem.interp.context import Run
 from stratagem.interp.steps import (
     KEPT_AS_IT_IS,
     RUN,

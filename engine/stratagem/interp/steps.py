@@ -544,7 +544,7 @@ def run_update(run: Run, step: UpdateStep, scope: dict[str, Any]) -> None:
             entity.update(new)
             continue
         changes: dict[str, list[Any]] = {}
-        for name, value in new:  # a name both set and added: the second change is from the first
+        for name, value in new:  # a name both set and added: its second change starts at the first
             changes[name] = [changes[name][1] if name in changes else entity._f.get(name), value]
         entity.update(new)
         emit(run, step, scope, {"entity": entity, "changes": changes},
