@@ -133,6 +133,11 @@ CASES = {
                        "        - for_each: {in: 'range(10)', as: i, do: [{set: {a: i}}]}"),
     "endless calls": "fight:\n  - call: again\nagain:\n  - call: fight",
     "a rule broken": "fight:\n  - require: 'battle.n > 0'",
+    "a value too large to keep": "fight:\n  - set: {a: 'base * 10 ** 18'}",
+    # the first argument is refused before the second is evaluated, as the interpreter does
+    "an argument too large, then one that fails": (
+        "fight:\n  - call: two\n    with: {a: 'base * 10 ** 18', b: 'base / battle.n'}\n"
+        "two:\n  params: [a, b]\n  steps:\n    - set: {c: 'a + b'}"),
     "a bad max": "fight:\n  - repeat: {max: \"'x'\", do: [{set: {a: 1}}]}",
     "a mistake deep in a loop": (
         "fight:\n  - repeat:\n      as: round\n      max: 5\n      do:\n"
@@ -163,7 +168,8 @@ def test_a_runtime_error_reads_the_same_through_both_backends(case, tmp_path):
                         encoding="utf-8")
     generated, interpreted = (battles(scenario, which) for which in ("generated", "interpreter"))
     assert generated == interpreted
-    failed = generated[0].startswith(("ExpressionError", "StratagemError", "LimitError"))
+    failed = generated[0].startswith(("ExpressionError", "StratagemError", "LimitError",
+                                      "ValueTooLarge"))
     assert failed == (case != "it runs (break, return, when)"), generated[0]
     if failed:
         assert "rules.yaml:" in generated[0]  # the place is the rule file's

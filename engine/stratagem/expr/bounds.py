@@ -181,7 +181,8 @@ def stored(value: Any) -> Any:
     elif kind in _PLAIN:
         return value
     elif kind is list or kind is tuple or kind is dict:
-        _walk(value)
+        if value:  # an empty one holds nothing to check (the most frequent list kept)
+            _walk(value)
         return value
     elif not _number_kept(value, kind):
         return value

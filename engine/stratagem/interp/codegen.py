@@ -36,8 +36,10 @@ from typing import Any
 from stratagem import _native
 from stratagem.errors import StratagemError
 from stratagem.expr import Evaluator, Expr
+from stratagem.expr.bounds import MAX_MAGNITUDE
 from stratagem.interp.context import Run
 from stratagem.interp.steps import (
+    KEPT_AS_IT_IS,
     RUN,
     emit,
     endless,
@@ -69,6 +71,10 @@ from stratagem.model.steps import (
 BACKENDS = ("generated", "interpreter")
 
 Function = Callable[[Run, dict[str, Any]], Any]
+
+#: The bounds of a whole number a battle keeps (``stratagem.interp.steps.kept``); objects
+#: of their own, so that the writer's globals name them once.
+_SMALLEST = -MAX_MAGNITUDE
 
 #: The only builtins the generated code reads (it writes them itself; a file cannot).
 _BUILTINS: dict[str, Any] = {"enumerate": enumerate, "len": len, "bool": bool,
@@ -193,8 +199,18 @@ class _Writer:
 
     def kept(self, expr: Expr, depth: int, what: str) -> str:
         """Code for the value of ``expr`` checked as a value a battle may keep (as the
-        interpreter's runners check it: :func:`stratagem.interp.steps.kept`)."""
-        return f"kept({self.expr(expr, depth)}, {self.value(expr, 'e')}, {self.value(what)})"
+        interpreter's runners check it: :func:`stratagem.interp.steps.kept`). The common
+        values (a whole number of a size a battle keeps, an entity, text, true or false)
+        are passed here without a call."""
+        value = self.expr(expr, depth)
+        call = f"kept({value}, {self.value(expr, 'e')}, {self.value(what)})"
+        if not value.startswith("v"):  # a constant, or the evaluator called for it
+            return call
+        of = f"{self.value(type, 'g')}({value})"
+        self.line(depth, f"if {of} is not {self.value(int, 'g')} or not "
+                         f"{self.value(_SMALLEST)} < {value} < {self.value(MAX_MAGNITUDE)}:")
+        self.line(depth + 1, f"if {of} not in {self.value(KEPT_AS_IT_IS, 'g')}: {value} = {call}")
+        return value
 
     def temp(self) -> str:
         self._count += 1

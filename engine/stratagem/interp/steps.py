@@ -209,7 +209,7 @@ def kept(value: Any, expr: Expr | None, what: str) -> Any:
     """``value``, if a battle may keep it (:func:`stratagem.expr.bounds.stored`): else an
     error at ``expr`` naming ``what`` (the name or field it was for)."""
     kind = type(value)
-    if kind in _KEPT_AS_IT_IS or (kind is int and -MAX_MAGNITUDE < value < MAX_MAGNITUDE):
+    if kind in KEPT_AS_IT_IS or (kind is int and -MAX_MAGNITUDE < value < MAX_MAGNITUDE):
         return value
     try:
         return stored(value)
@@ -223,7 +223,7 @@ def kept(value: Any, expr: Expr | None, what: str) -> Any:
 _ADD = OPERATORS[ast.Add]
 
 #: What :func:`kept` passes without a look (the common values of a battle).
-_KEPT_AS_IT_IS = frozenset({bool, str, type(None), Entity, Label})
+KEPT_AS_IT_IS = frozenset({bool, str, type(None), Entity, Label})
 
 
 def run_set(run: Run, step: SetStep, scope: dict[str, Any]) -> None:
@@ -541,13 +541,12 @@ def run_update(run: Run, step: UpdateStep, scope: dict[str, Any]) -> None:
                     location=step.places.get(name) or step.location) from None
             new.append((name, _field_value(fields, name, added, step, entity)))
         if not run.tracing:
-            for name, value in new:
-                entity.set(name, value)
+            entity.update(new)
             continue
-        changes = {}
-        for name, value in new:
-            changes[name] = [entity._f.get(name), value]
-            entity.set(name, value)
+        changes: dict[str, list[Any]] = {}
+        for name, value in new:  # a name both set and added: its second change starts at the first
+            changes[name] = [changes[name][1] if name in changes else entity._f.get(name), value]
+        entity.update(new)
         emit(run, step, scope, {"entity": entity, "changes": changes},
              params={"entity": entity, **{k: v[1] for k, v in changes.items()}})
 

@@ -8,7 +8,7 @@ expressions, so they always reflect the current state.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -300,14 +300,18 @@ class Entity:
             entry.dirty = False
         return entry
 
-    def _changed(self, field: str) -> None:
-        """A field of this entity changed: the derived values that read it, and those that
-        read them, are dirty. A copy of a scenario's template also follows the template's
-        dependents (the values it inherited were computed there)."""
+    def _changed(self, fields: list[str]) -> None:
+        """Fields of this entity changed: the derived values that read them, and those that
+        read these, are dirty. A copy of a scenario's template also follows the template's
+        dependents (the values it inherited were computed there). (Marking is the same in
+        any order: a value once dirty stays so until it is read.)"""
         twins = self._w.twins
         todo: list[tuple[Entity, str]] = []
         tpl = self._tpl
-        _mark_readers(self._deps, tpl._deps if tpl is not None else None, field, twins, todo)
+        own = self._deps
+        inherited = tpl._deps if tpl is not None else None
+        for name in fields:
+            _mark_readers(own, inherited, name, twins, todo)
         while todo:
             owner, name = todo.pop()
             tpl = owner._tpl
@@ -343,15 +347,23 @@ class Entity:
         self._w.frozen = True
 
     def set(self, name: str, value: Any) -> None:
-        """Change a field (every change of the battle state goes through here). Setting a
-        field to the value it has changes nothing."""
+        """Change a field (every change of the battle state goes through here or
+        :meth:`update`). Setting a field to the value it has changes nothing."""
+        self.update(((name, value),))
+
+    def update(self, values: Iterable[tuple[str, Any]]) -> None:
+        """Change several fields at once, then mark what read them (see :meth:`set`)."""
         if self._w.frozen:
             raise RuntimeError(f"{self!r} belongs to a template, which never changes")
-        old = self._f.get(name, _ABSENT)
-        self._f[name] = value
-        if type(old) is type(value) and old == value:
-            return
-        self._changed(name)
+        fields = self._f
+        changed: list[str] = []
+        for name, value in values:
+            old = fields.get(name, _ABSENT)
+            fields[name] = value
+            if type(old) is not type(value) or old != value:
+                changed.append(name)
+        if changed:
+            self._changed(changed)
 
     def adopt(self, collection: str, child: Entity) -> None:
         """Add a child entity to one of this entity's collections."""
@@ -361,7 +373,7 @@ class Entity:
         for entity in child.walk():
             entity._w = self._w
         self._f[collection].append(child)
-        self._changed(collection)
+        self._changed([collection])
 
     def root(self) -> Entity:
         node = self
@@ -542,9 +554,26 @@ def read_member(owner: Any, name: str) -> Any:
             _note(owner._deps, name, stack)
         return value
     expr = owner._kind.derived.get(name)
-    if expr is not None:
+    if expr is None:
+        return owner._reserved(name)
+    # The common cases of `Entity._derived`, written out too: a clean value of its own, or
+    # (in a copy of a scenario's template) one it may read from the template as it is.
+    entry = owner._cache.get(name)
+    if entry is None:
+        tpl = owner._tpl
+        if tpl is not None:
+            entry = tpl._cache.get(name)
+            if entry is None or entry.dirty or entry.shared is not True or (
+                    name in owner._stale):
+                return owner._derived(name, expr)
+        else:
+            return owner._derived(name, expr)
+    elif entry.dirty:
         return owner._derived(name, expr)
-    return owner._reserved(name)
+    stack = owner._w.stack
+    if stack:
+        _note(owner._vdeps, name, stack)
+    return entry.value
 
 
 def _shared(copy: Entity, name: str) -> _Cached | None:
