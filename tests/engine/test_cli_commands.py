@@ -128,6 +128,16 @@ def test_a_wrong_dice_answer_is_asked_again(monkeypatch, capsys):
     assert data["dice"][:2] == [10, 12]
 
 
+def test_a_wrong_dice_answer_is_explained_in_the_users_language(monkeypatch, capsys):
+    answers = iter(["19", "x", "10", "12"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers, ""))
+    assert main(["battle", BATTLE, "--interactive", "--json", "--lang", "ru"]) == 0
+    err = capsys.readouterr().err
+    assert "нужно целое число" in err  # "x"
+    assert "cannot roll" not in err and "a whole number" not in err  # no English left
+    assert err.count("(Enter — бросить за вас)") >= 4  # each complaint asks again
+
+
 def test_rate_shows_derived_values(capsys, tmp_path):
     army = tmp_path / "army.yaml"
     army.write_text(f"kind: army\nruleset: {SKIRMISH / 'ruleset.yaml'}\nname: Red\n"

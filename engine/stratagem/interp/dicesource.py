@@ -12,12 +12,11 @@ Every roll of a battle goes through exactly one source.
 from __future__ import annotations
 
 import random
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from stratagem.dice import DiceError, DiceExpr, RollResult
-from stratagem.errors import Keyed, StratagemError
+from stratagem.errors import Keyed, StratagemError, Term
 
 
 def stated_result(expr: DiceExpr, stated: Any, names: Mapping[str, int]) -> RollResult:
@@ -158,14 +157,20 @@ class PromptDice(DiceSource):
         self.fallback = fallback
 
     def roll(self, expr: DiceExpr, names: Mapping[str, int], label: str) -> RollResult:
+        prompt = Keyed(f"{label}: roll {expr.text} (Enter rolls for you): ", "prompt.dice",
+                       label=label, expr=expr.text)
         while True:
-            answer = self.ask(Keyed(f"{label}: roll {expr.text} (Enter rolls for you): ",
-                                    "prompt.dice", label=label, expr=expr.text)).strip()
+            answer = self.ask(prompt).strip()
             if not answer:
                 return self.fallback.roll(expr, names, label)
             try:
                 stated: Any = ([int(x) for x in answer.replace(",", " ").split()]
                                if " " in answer.strip() or "," in answer else int(answer))
                 return stated_result(expr, stated, names)
-            except (ValueError, DiceError) as err:
-                print(f"  {getattr(err, 'message', 'a whole number, please')}", file=sys.stderr)
+            except ValueError:
+                reason = Term("prompt.whole_number", "a whole number, please")
+            except DiceError as err:
+                reason = Term(err.key or "", err.message, tuple(err.params.items()))
+            # what was wrong, then the question again: both in the reader's language
+            prompt = Keyed(f"  {reason}\n{label}: roll {expr.text} (Enter rolls for you): ",
+                           "prompt.dice_again", reason=reason, label=label, expr=expr.text)
