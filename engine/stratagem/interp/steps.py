@@ -154,7 +154,20 @@ def subject_name(run: Run, scope: Mapping[str, Any], subject: Expr | None) -> st
 
 
 def roll_dice(run: Run, dice: Dice, scope: Mapping[str, Any], subject: Expr | None,
-              label: str) -> Any:
+              label: str, location: Location | None) -> Any:
+    """The roll of a step's dice; an error that names no place of its own (dice too many
+    for their names' values, a dice text from a value that does not parse) is placed at
+    ``location``, the step's."""
+    try:
+        return _roll(run, dice, scope, subject, label)
+    except StratagemError as err:
+        if err.location is None:
+            err.location = location
+        raise
+
+
+def _roll(run: Run, dice: Dice, scope: Mapping[str, Any], subject: Expr | None,
+          label: str) -> Any:
     expr = dice.literal
     if expr is None:
         assert dice.source is not None
@@ -235,12 +248,7 @@ def run_set(run: Run, step: SetStep, scope: dict[str, Any]) -> None:
 
 
 def run_roll(run: Run, step: RollStep, scope: dict[str, Any]) -> None:
-    try:
-        result = roll_dice(run, step.dice, scope, step.subject, step.label)
-    except StratagemError as err:  # a roll too large for its names' values: at the step
-        if err.location is None:
-            err.location = step.location
-        raise
+    result = roll_dice(run, step.dice, scope, step.subject, step.label, step.location)
     if step.target:
         scope[step.target] = result.total
     if step.values_as:
@@ -277,8 +285,9 @@ class CheckResult:
                 "success": self.success, "critical": self.critical}
 
 
-def perform(run: Run, spec: CheckSpec, scope: dict[str, Any]) -> tuple[CheckResult, Any, Any]:
-    result = roll_dice(run, spec.dice, scope, spec.subject, spec.label)
+def perform(run: Run, spec: CheckSpec, scope: dict[str, Any],
+            location: Location | None) -> tuple[CheckResult, Any, Any]:
+    result = roll_dice(run, spec.dice, scope, spec.subject, spec.label, location)
     total = result.total
     if spec.bonus is not None:
         total = total + run.evaluator.eval(spec.bonus, scope)
@@ -302,7 +311,7 @@ def perform(run: Run, spec: CheckSpec, scope: dict[str, Any]) -> tuple[CheckResu
 
 
 def run_check(run: Run, step: CheckStep, scope: dict[str, Any]) -> None:
-    check, result, _ = perform(run, step.spec, scope)
+    check, result, _ = perform(run, step.spec, scope, step.location)
     if step.target:
         scope[step.target] = check
     if not run.tracing:
@@ -335,8 +344,8 @@ class ContestResult:
 def run_contest(run: Run, step: ContestStep, scope: dict[str, Any]) -> None:
     rerolls = 0
     while True:
-        a, _, score_a = perform(run, step.a, scope)
-        b, _, score_b = perform(run, step.b, scope)
+        a, _, score_a = perform(run, step.a, scope, step.location)
+        b, _, score_b = perform(run, step.b, scope, step.location)
         if score_a != score_b or step.tie == "draw":
             break
         rerolls += 1
