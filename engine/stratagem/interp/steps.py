@@ -13,7 +13,7 @@ from typing import Any, NoReturn
 
 from mypy_extensions import mypyc_attr
 
-from stratagem.dice import parse_dice
+from stratagem.dice import DiceExpr, parse_dice
 from stratagem.errors import LimitError, Location, StratagemError, Word, a_or_an
 from stratagem.expr import SAFE_RESULT_TYPES, Expr, compile_expr
 from stratagem.expr.bounds import MAX_MAGNITUDE, ValueTooLarge, stored
@@ -174,8 +174,14 @@ def _roll(run: Run, dice: Dice, scope: Mapping[str, Any], subject: Expr | None,
         value = run.evaluator.eval(dice.source, scope)
         if isinstance(value, (int, str)) and not isinstance(value, bool):
             expr = parse_dice(str(value), dialect=dice.dialect)
-        else:
+        elif isinstance(value, DiceExpr):  # a table's dice cell
             expr = value
+        else:
+            raise StratagemError(
+                f"`{dice.source.text}` gives {describe(value)}, not dice",
+                hint="`from:` must give a dice text such as '3d6' or a whole number",
+                location=dice.source.location, key="run.roll_from_not_dice",
+                params={"text": dice.source.text, "value": describe(value)})
     names = ({n: _as_int(run.evaluator.eval(e, scope), n, e) for n, e in dice.names.items()}
              if dice.names else {})
     extra = getattr(expr, "names", None)
