@@ -8,7 +8,7 @@ start → end. ``explain`` adds every event of the trace.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from stratagem.errors import LimitError, Location, StratagemError
@@ -95,18 +95,41 @@ def trace_json(head: dict[str, Any], trace: list[Event]) -> str:
     return bounded_json(head, "trace", ((dumps(e.to_plain()), e) for e in trace))
 
 
-def _value(t: Translator, entity: Entity, name: str, value: Any) -> str:
+#: The most items of one value (lists within lists counted in full) a report shows; the
+#: others are counted in a note ("… and 99,000 more").
+SHOWN_ITEMS = 1_000
+
+
+def _listed(t: Translator, items: Any, show: Callable[[Any, list[int]], str],
+            room: list[int]) -> list[str]:
+    """Each item shown by ``show`` while ``room[0]`` (the items of the value still shown)
+    lasts, then how many are left out."""
+    parts = []
+    for i, item in enumerate(items):
+        if room[0] <= 0:
+            parts.append(t.t("report.more_items", n=len(items) - i))
+            break
+        room[0] -= 1
+        parts.append(show(item, room))
+    return parts
+
+
+def _value(t: Translator, entity: Entity, name: str, value: Any,
+           room: list[int] | None = None) -> str:
+    room = [SHOWN_ITEMS] if room is None else room
     spec = entity.declaration.fields.get(name)
     if spec is not None and spec.enum_key and isinstance(value, str):
         return t.enum(spec.enum_key[len("enum."):], value)
     if spec is not None and spec.enum_key and isinstance(value, list):
-        return ", ".join(t.enum(spec.enum_key[len("enum."):], v) for v in value) or "—"
+        enum = spec.enum_key[len("enum."):]
+        return ", ".join(_listed(t, value, lambda v, _: t.enum(enum, v), room)) or "—"
     if isinstance(value, Entity):
         return t.catalog.name(value.label())
     if isinstance(value, Label):
         return t.catalog.display(value, t.catalog.lang)
     if isinstance(value, (list, tuple)):
-        return ", ".join(_value(t, entity, name, v) for v in value) or "—"
+        return ", ".join(_listed(t, value, lambda v, r: _value(t, entity, name, v, r),
+                                 room)) or "—"
     if value is None:
         return "—"
     if isinstance(value, bool):
@@ -232,11 +255,13 @@ def _choice(t: Translator, decision: str, value: Any) -> str:
     return _plain_value(t, value)
 
 
-def _plain_value(t: Translator, value: Any) -> str:
+def _plain_value(t: Translator, value: Any, room: list[int] | None = None) -> str:
     """A value in an `--explain` line, written as the report writes it (— for none, ✓/✗ for
     yes/no, a table row as its table, key and row number)."""
     if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_plain_value(t, v) for v in value) + "]"
+        room = [SHOWN_ITEMS] if room is None else room
+        return "[" + ", ".join(_listed(t, value, lambda v, r: _plain_value(t, v, r),
+                                       room)) + "]"
     if isinstance(value, Entity):
         return t.catalog.name(value.label())
     if value is None:
