@@ -8,6 +8,7 @@ here run them any number of times against a :class:`Run` and a scope of local na
 from __future__ import annotations
 
 import ast
+import numbers
 from collections.abc import Callable, Mapping
 from typing import Any, NoReturn
 
@@ -296,10 +297,10 @@ def perform(run: Run, spec: CheckSpec, scope: dict[str, Any],
     result = roll_dice(run, spec.dice, scope, spec.subject, spec.label, location)
     total = result.total
     if spec.bonus is not None:
-        total = total + run.evaluator.eval(spec.bonus, scope)
+        total = total + _a_number(run.evaluator.eval(spec.bonus, scope), spec.bonus, "bonus")
     if spec.target is None:
         return CheckResult(total, None, total, True, None, result), result, total
-    target = run.evaluator.eval(spec.target, scope)
+    target = _a_number(run.evaluator.eval(spec.target, scope), spec.target, "target")
     if spec.type == "under":
         margin = target - total
     else:
@@ -314,6 +315,16 @@ def perform(run: Run, spec: CheckSpec, scope: dict[str, Any],
         elif spec.crit_failure is not None and run.evaluator.eval(spec.crit_failure, inner):
             critical, success = "failure", False
     return CheckResult(total, target, margin, success, critical, result), result, margin
+
+
+def _a_number(value: Any, expr: Expr, what: str) -> Any:
+    """A check's target or bonus, if it is a number: else an error at its expression."""
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        return value
+    raise StratagemError(f"`{expr.text}`: the {what} of a check must be a number, got "
+                         f"{describe(value)}", location=expr.location,
+                         key=f"run.check_{what}", params={"text": expr.text,
+                                                          "value": describe(value)})
 
 
 def run_check(run: Run, step: CheckStep, scope: dict[str, Any]) -> None:
