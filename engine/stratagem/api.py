@@ -37,7 +37,13 @@ from stratagem.model.decisions import Reason, merge_decisions
 from stratagem.model.entities import Entity
 from stratagem.model.ruleset import Ruleset
 from stratagem.model.scenario import Army, Scenario
-from stratagem.report import render_rating, render_report
+from stratagem.report import (
+    MAX_JSON_BYTES,
+    bounded_json,
+    render_rating,
+    render_report,
+    trace_json,
+)
 from stratagem.resources import data_dir
 
 __all__ = [
@@ -117,6 +123,10 @@ class BattleResult:
         return render_report(self, lang=lang, explain=explain)
 
     def to_plain(self) -> dict[str, Any]:
+        return {**self._head(), "trace": [event.to_plain() for event in self.trace]}
+
+    def _head(self) -> dict[str, Any]:
+        """Everything :meth:`to_plain` holds but the trace."""
         return {
             "format": TRACE_FORMAT,
             "version": TRACE_VERSION,
@@ -127,11 +137,11 @@ class BattleResult:
             "decisions": self.decisions,
             "start": self.start.to_plain(),
             "end": self.root.to_plain(),
-            "trace": [event.to_plain() for event in self.trace],
         }
 
     def to_json(self) -> str:
-        return json.dumps(self.to_plain(), ensure_ascii=False, indent=1, sort_keys=False)
+        """The trace `--replay` reads (at most :data:`MAX_TRACE_BYTES`)."""
+        return trace_json(self._head(), self.trace)
 
 
 def _dice_source(seed: int | None, dice: Sequence[Any] | None, fallback: bool,
@@ -187,8 +197,8 @@ def run_battle(scenario: str | Path | Scenario, *, seed: int | None = None,
                         decided.fallbacks, names=scenario.names or NameBook())
 
 
-#: The largest trace `--replay` reads.
-MAX_TRACE_BYTES = 64 * 1024 * 1024
+#: The largest trace `--replay` reads: the most `--json` writes.
+MAX_TRACE_BYTES = MAX_JSON_BYTES
 
 #: What `battle --json` writes (schemas/trace.schema.json describes it).
 TRACE_FORMAT = "stratagem-trace"
@@ -250,12 +260,14 @@ class RatedArmy:
         return render_rating(self, lang=lang, explain=explain)
 
     def to_plain(self) -> dict[str, Any]:
+        return {**self._head(), "trace": [e.to_plain() for e in self.trace]}
+
+    def _head(self) -> dict[str, Any]:
         return {"ruleset": self.ruleset.ref, "side": plainify(self.side.to_plain()),
-                "derived": derived_values(self.side),
-                "trace": [e.to_plain() for e in self.trace]}
+                "derived": derived_values(self.side)}
 
     def to_json(self) -> str:
-        return json.dumps(self.to_plain(), ensure_ascii=False, indent=1)
+        return trace_json(self._head(), self.trace)
 
 
 @dataclass
@@ -275,9 +287,8 @@ class RatedScenario:
     def to_json(self) -> str:
         """``{"ruleset", "scenario", "sides": [...]}``: each side as `rate ARMY --json`
         writes one army."""
-        return json.dumps({"ruleset": self.ruleset.ref, "scenario": self.name,
-                           "sides": [side.to_plain() for side in self.sides]},
-                          ensure_ascii=False, indent=1)
+        return bounded_json({"ruleset": self.ruleset.ref, "scenario": self.name}, "sides",
+                            ((side.to_json(), None) for side in self.sides))
 
 
 def derived_values(entity: Entity) -> dict[str, Any]:

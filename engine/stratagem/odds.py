@@ -354,14 +354,19 @@ def _worker_died(scenario: Scenario, seeds: list[int],
     """The error of a worker process that died: which battle it was fighting (with several
     in flight, each is fought again alone until one kills its process)."""
     seed = seeds[0] if len(seeds) == 1 else _killer(scenario, seeds, decisions)
-    which = f"the battle of seed {seed}" if seed is not None else "a battle"
-    again = f"--seed {seed}" if seed is not None else "--seed N"
+    again = f"stratagem battle {scenario.path or 'SCENARIO'} --seed {seed}"
+    if seed is None:
+        return StratagemError(
+            "a worker process died while fighting a battle (it crashed, or ran out of the "
+            "memory it may use); the odds are not complete", key="odds.worker_died_unknown",
+            hint="run the odds with -j 1 to find the battle; if it ends with no error, this "
+                 "is a bug to report (docs/security.md)")
     return StratagemError(
-        f"a worker process died while fighting {which} (it crashed, or ran out of the memory "
-        "it may use); the odds are not complete",
-        hint=f"fight that battle alone: stratagem battle SCENARIO {again}; if it ends with no "
-             "error either, this is a bug to report (docs/security.md)",
-        key="odds.worker_died", params={"seed": str(seed), "known": seed is not None})
+        f"a worker process died while fighting the battle of seed {seed} (it crashed, or ran "
+        "out of the memory it may use); the odds are not complete",
+        hint=f"fight that battle alone: {again}; if it ends with no error either, this is a "
+             "bug to report (docs/security.md)",
+        key="odds.worker_died", params={"seed": str(seed), "again": again})
 
 
 def _killer(scenario: Scenario, seeds: list[int],

@@ -7,9 +7,11 @@ start → end. ``explain`` adds every event of the trace.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from stratagem.errors import StratagemError
+from stratagem.errors import LimitError, Location, StratagemError
 from stratagem.i18n.catalog import translator
 from stratagem.interp.trace import Event, Label
 from stratagem.model.entities import Entity
@@ -22,18 +24,112 @@ if TYPE_CHECKING:
     from stratagem.model.ruleset import Ruleset
 
 
-def _value(t: Translator, entity: Entity, name: str, value: Any) -> str:
+#: The most characters one text, Markdown or HTML report shows, `--explain` included (a
+#: shipped battle's shows some 50,000): a value a battle keeps may hold 1,000,000 items, and
+#: a trace 500,000 events (docs/security.md, "Limits and caps").
+MAX_REPORT_CHARS = 10_000_000
+#: The most bytes `--json` writes of a battle or a rating: what `--replay` reads.
+MAX_JSON_BYTES = 64 * 1024 * 1024
+
+
+def _too_large(key: str, message: str, hint: str, most: int, event: Event | None
+               ) -> LimitError:
+    """The error of a report or trace over its cap, at the step whose line passed it."""
+    location = None
+    if event is not None and event.at and ":" in event.at:
+        file, _, line = event.at.rpartition(":")
+        location = Location(file, int(line) if line.isdigit() else None)
+    return LimitError(message, hint=hint, location=location, key=key, params={"most": most})
+
+
+class Budget:
+    """What one report may still show: each line it takes is counted, and the line that
+    passes :data:`MAX_REPORT_CHARS` is an error at the step it shows (``event``)."""
+
+    def __init__(self, most: int = MAX_REPORT_CHARS) -> None:
+        self.most = most
+        self.left = most
+
+    def take(self, text: str, event: Event | None = None) -> str:
+        self.left -= len(text) + 1
+        if self.left < 0:
+            raise _too_large("report.too_large", f"the report would show more than "
+                             f"{self.most:,} characters, the most one report shows: a value "
+                             "in it is very large", "show fewer or smaller values (`report:` "
+                             "in the ruleset), or leave out --explain", self.most, event)
+        return text
+
+
+def dumps(value: Any) -> str:
+    """``value`` as every JSON document Stratagem writes is written."""
+    return json.dumps(value, ensure_ascii=False, indent=1)
+
+
+def bounded_json(head: dict[str, Any], key: str, items: Iterable[tuple[str, Event | None]],
+                 most: int = MAX_JSON_BYTES) -> str:
+    """``dumps({**head, key: [...]})``, the list given as the JSON text of each item (and
+    the event it shows, if any), put together one item at a time and refused once it passes
+    ``most`` bytes: a trace that large is kept by reference, never made whole."""
+    text = dumps({**head, key: []})
+    size = len(text.encode("utf-8"))
+    parts: list[str] = []
+    for item, event in items:
+        part = "  " + item.replace("\n", "\n  ")  # one level deeper
+        size += len(part.encode("utf-8")) + 2
+        if size > most:
+            raise _too_large("report.json_too_large", f"the JSON would be larger than "
+                             f"{most // 2**20} MB, the most --json writes (and --replay "
+                             "reads): a value in it is very large", "keep smaller values in "
+                             "the battle (the trace holds every value a step shows), or write "
+                             "a text report", most // 2**20, event)
+        parts.append(part)
+    if not parts:
+        return text
+    before, found, after = text.rpartition(f'"{key}": []')
+    assert found, "the list is the head's last key"
+    return before + f'"{key}": [\n' + ",\n".join(parts) + "\n ]" + after
+
+
+def trace_json(head: dict[str, Any], trace: list[Event]) -> str:
+    """``head`` and its ``"trace"``, within :data:`MAX_JSON_BYTES`."""
+    return bounded_json(head, "trace", ((dumps(e.to_plain()), e) for e in trace))
+
+
+#: The most items of one value (lists within lists counted in full) a report shows; the
+#: others are counted in a note ("… and 99,000 more").
+SHOWN_ITEMS = 1_000
+
+
+def _listed(t: Translator, items: Any, show: Callable[[Any, list[int]], str],
+            room: list[int]) -> list[str]:
+    """Each item shown by ``show`` while ``room[0]`` (the items of the value still shown)
+    lasts, then how many are left out."""
+    parts = []
+    for i, item in enumerate(items):
+        if room[0] <= 0:
+            parts.append(t.t("report.more_items", n=len(items) - i))
+            break
+        room[0] -= 1
+        parts.append(show(item, room))
+    return parts
+
+
+def _value(t: Translator, entity: Entity, name: str, value: Any,
+           room: list[int] | None = None) -> str:
+    room = [SHOWN_ITEMS] if room is None else room
     spec = entity.declaration.fields.get(name)
     if spec is not None and spec.enum_key and isinstance(value, str):
         return t.enum(spec.enum_key[len("enum."):], value)
     if spec is not None and spec.enum_key and isinstance(value, list):
-        return ", ".join(t.enum(spec.enum_key[len("enum."):], v) for v in value) or "—"
+        enum = spec.enum_key[len("enum."):]
+        return ", ".join(_listed(t, value, lambda v, _: t.enum(enum, v), room)) or "—"
     if isinstance(value, Entity):
         return t.catalog.name(value.label())
     if isinstance(value, Label):
         return t.catalog.display(value, t.catalog.lang)
     if isinstance(value, (list, tuple)):
-        return ", ".join(_value(t, entity, name, v) for v in value) or "—"
+        return ", ".join(_listed(t, value, lambda v, r: _value(t, entity, name, v, r),
+                                 room)) or "—"
     if value is None:
         return "—"
     if isinstance(value, bool):
@@ -159,11 +255,13 @@ def _choice(t: Translator, decision: str, value: Any) -> str:
     return _plain_value(t, value)
 
 
-def _plain_value(t: Translator, value: Any) -> str:
+def _plain_value(t: Translator, value: Any, room: list[int] | None = None) -> str:
     """A value in an `--explain` line, written as the report writes it (— for none, ✓/✗ for
     yes/no, a table row as its table, key and row number)."""
     if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_plain_value(t, v) for v in value) + "]"
+        room = [SHOWN_ITEMS] if room is None else room
+        return "[" + ", ".join(_listed(t, value, lambda v, r: _plain_value(t, v, r),
+                                       room)) + "]"
     if isinstance(value, Entity):
         return t.catalog.name(value.label())
     if value is None:
@@ -201,10 +299,11 @@ def render_report(result: BattleResult, lang: str = "en", explain: bool = False)
     elif result.seed is not None:
         lines.append(t.t("report.seed", seed=result.seed))
     summary = [e for e in result.trace if e.level == "summary"]
+    budget = Budget()
     lines.append("")
     lines.append(t.t("report.summary"))
     if summary:
-        lines.extend(f"  {message(t, e)}" for e in summary)
+        lines.extend(budget.take(f"  {message(t, e)}", e) for e in summary)
     else:
         lines.append("  " + t.t("report.no_events"))
     lines.append("")
@@ -220,12 +319,12 @@ def render_report(result: BattleResult, lang: str = "en", explain: bool = False)
         line = _fields_line(t, before, after, names, failed)
         head = (t.catalog.name(after.label()) if after.kind_name != "battle"
                 else t.t("report.battle"))
-        lines.append(f"{indent}{head}: {line}" if line else f"{indent}{head}")
+        lines.append(budget.take(f"{indent}{head}: {line}" if line else f"{indent}{head}"))
     lines.extend(_not_computed(t, failed))
     if explain:
         lines.append("")
         lines.append(t.t("report.explain_header"))
-        lines.extend(_explained(t, result.trace))
+        lines.extend(_explained(t, result.trace, budget))
     return "\n".join(lines) + "\n"
 
 
@@ -237,17 +336,19 @@ def render_rating(rated: RatedArmy | RatedScenario, lang: str = "en",
     rs = rated.ruleset
     t = translator(rs, lang, rated.names)
     lines = [t.t("report.ruleset", ruleset=t.title(rs.id)), *_overlays(t, rs)]
+    budget = Budget()
     for part in getattr(rated, "sides", [rated]):
-        lines.extend(_rated_side(t, rs, part, explain))
+        lines.extend(_rated_side(t, rs, part, explain, budget))
     return "\n".join(lines) + "\n"
 
 
-def _rated_side(t: Translator, rs: Ruleset, rated: RatedArmy, explain: bool) -> list[str]:
+def _rated_side(t: Translator, rs: Ruleset, rated: RatedArmy, explain: bool,
+                budget: Budget) -> list[str]:
     lines = []
     summary = [e for e in rated.trace if e.level == "summary"]
     if summary:
         lines.append("")
-        lines.extend(f"  {message(t, e)}" for e in summary)
+        lines.extend(budget.take(f"  {message(t, e)}", e) for e in summary)
     lines.append("")
     failed: Failures = {}
     for _, entity, indent in _pairs(None, rated.side):
@@ -258,20 +359,20 @@ def _rated_side(t: Translator, rs: Ruleset, rated: RatedArmy, explain: bool) -> 
                       and t.catalog.message(f"field.{kind}.{d}") is not None]
         line = _fields_line(t, None, entity, names, failed)
         shown = t.catalog.name(entity.label())
-        lines.append(f"{indent}{shown}: {line}" if line else f"{indent}{shown}")
+        lines.append(budget.take(f"{indent}{shown}: {line}" if line else f"{indent}{shown}"))
     lines.extend(_not_computed(t, failed))
     if explain and rated.trace:
         lines.append("")
         lines.append(t.t("report.explain_header"))
-        lines.extend(_explained(t, rated.trace))
+        lines.extend(_explained(t, rated.trace, budget))
     return lines
 
 
-def _explained(t: Translator, trace: list[Event]) -> list[str]:
+def _explained(t: Translator, trace: list[Event], budget: Budget) -> list[str]:
     lines = []
     for event in trace:
         if event.level != "quiet":
             text = message(t, event)
             if text:
-                lines.append("  " + "  " * event.depth + text)
+                lines.append(budget.take("  " + "  " * event.depth + text, event))
     return lines

@@ -21,3 +21,14 @@ def test_the_security_page_states_each_limit_its_default_and_its_cap() -> None:
     for name, (default, cap) in rows.items():
         assert (default, cap) == (getattr(defaults, name), RUN_CAPS[name]), name
         assert default <= cap, name
+
+
+def test_the_security_page_states_the_caps_of_reports_and_traces() -> None:
+    from stratagem.report import MAX_JSON_BYTES, MAX_REPORT_CHARS, SHOWN_ITEMS
+
+    text = DOC.read_text(encoding="utf-8")
+    rows = dict(re.findall(r"^\| (items of one value|characters of one text|bytes of `--json`)"
+                           r"[^|]* \| ([\d,]+(?: MB)?)", text, flags=re.M))
+    assert rows == {"items of one value": f"{SHOWN_ITEMS:,}",
+                    "characters of one text": f"{MAX_REPORT_CHARS:,}",
+                    "bytes of `--json`": f"{MAX_JSON_BYTES // 2**20} MB"}

@@ -175,3 +175,28 @@ def test_validate_and_battle_agree_on_mutated_files(rel, kind, n, tmp_path):
 
 def test_the_differential_covers_enough_files():
     assert len(SHIPPED) + len(CORPUS) + len(MUTATIONS) >= 150
+
+
+# -- troop counts no army can hold (issue 13; tests/hostile/cases/counts.yaml) -------------
+HOSTILE_COUNTS = ["1e308", "9223372036854775808", "-5", "null", ".nan", ".inf", '"12"', "true"]
+
+
+@pytest.mark.parametrize("count", HOSTILE_COUNTS)
+def test_validate_and_battle_agree_on_troop_counts_no_army_can_hold(count, tmp_path):
+    army = tmp_path / "army.yaml"
+    army.write_text("kind: army\nruleset: war-machine\nname: A\nforces:\n  - name: Orcs\n"
+                    f"    count: {count}\n    br: 72\n", encoding="utf-8")
+    (tmp_path / "other.yaml").write_text("kind: army\nruleset: war-machine\nname: B\n"
+                                         "forces: [{name: Men, count: 100, br: 70}]\n",
+                                         encoding="utf-8")
+    named = tmp_path / "battle.yaml"
+    named.write_text("kind: scenario\nruleset: war-machine\nsides:\n  - army: army.yaml\n"
+                     "  - army: other.yaml\n", encoding="utf-8")
+    inline = tmp_path / "inline.yaml"
+    inline.write_text("kind: scenario\nruleset: war-machine\nsides:\n  - forces:\n"
+                      f"      - {{name: Orcs, count: {count}, br: 72}}\n  - army: other.yaml\n",
+                      encoding="utf-8")
+    for path, where in ((army, (str(army), 6, 12)), (named, (str(army), 6, 12)),
+                        (inline, (str(inline), 5, 29))):
+        agree(path)
+        assert place(validated(path)) == where, validated(path)

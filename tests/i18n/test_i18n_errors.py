@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -64,7 +65,9 @@ def test_a_run_time_error_in_german(tmp_path: Path, capsys: pytest.CaptureFixtur
     example = Path(__file__).parent.parent.parent / "examples" / "war-machine" / "orcs.yaml"
     assert main(["battle", str(example), "--lang", "de", "--dice", "42"]) == 1
     err = capsys.readouterr().err
-    assert err.startswith("stratagem: die vorgegebenen Würfel gingen bei Wurf Nr. 2 aus")
+    # at the step that rolled (as every run-time error is)
+    assert re.match(r"stratagem: \S+/procedures\.yaml:\d+:\d+: die vorgegebenen Würfel "
+                    r"gingen bei Wurf Nr\. 2 aus", err), err
     assert "Tipp: ergänzen Sie Ergebnisse unter `dice:`" in err
 
 

@@ -23,7 +23,7 @@ from stratagem.cli.common import (
     spoken,
     write_result,
 )
-from stratagem.errors import Keyed
+from stratagem.errors import Keyed, StratagemError
 
 if TYPE_CHECKING:
     from stratagem.i18n.catalog import Translator
@@ -113,6 +113,13 @@ def run(args: argparse.Namespace) -> int:
         ask_dice=(lambda prompt: ask(prompt, t.catalog)) if args.interactive else None,
         ask_decision=asked if args.interactive else None,
     )
+    if args.replay and dice is not None and len(dice) > len(result.dice_log):
+        extra = len(dice) - len(result.dice_log)
+        raise StratagemError(
+            f"the trace {args.replay} holds {extra} more rolls than the battle made: it is the "
+            "trace of another battle, or the rules changed since it was written",
+            hint="record it again: stratagem battle SCENARIO --json > trace.json",
+            key="replay.extra_dice", params={"path": args.replay, "n": extra})
     from stratagem.render.views import battle_view
 
     write_result(args, result, "battle", battle_view, lang)

@@ -122,6 +122,9 @@ class Pipeline:
             return LoadedRuleset(None, errors=errors_of(err),
                                  files={f: _mtime(f) for f in read})
         files = {f: _mtime(f) for f in read}
+        kind, errors = kind_of(doc, str(path))
+        if kind is None:  # not a Stratagem file: named, never quoted
+            return LoadedRuleset(None, errors=errors, files=files)
         errors = validate_document(doc, "ruleset")
         if errors:
             return LoadedRuleset(doc, errors=errors, files=files)

@@ -8,12 +8,13 @@ here run them any number of times against a :class:`Run` and a scope of local na
 from __future__ import annotations
 
 import ast
+import numbers
 from collections.abc import Callable, Mapping
 from typing import Any, NoReturn
 
 from mypy_extensions import mypyc_attr
 
-from stratagem.dice import parse_dice
+from stratagem.dice import DiceExpr, parse_dice
 from stratagem.errors import LimitError, Location, StratagemError, Word, a_or_an
 from stratagem.expr import SAFE_RESULT_TYPES, Expr, compile_expr
 from stratagem.expr.bounds import MAX_MAGNITUDE, ValueTooLarge, stored
@@ -154,15 +155,34 @@ def subject_name(run: Run, scope: Mapping[str, Any], subject: Expr | None) -> st
 
 
 def roll_dice(run: Run, dice: Dice, scope: Mapping[str, Any], subject: Expr | None,
-              label: str) -> Any:
+              label: str, location: Location | None) -> Any:
+    """The roll of a step's dice; an error that names no place of its own (dice too many
+    for their names' values, a dice text from a value that does not parse) is placed at
+    ``location``, the step's."""
+    try:
+        return _roll(run, dice, scope, subject, label)
+    except StratagemError as err:
+        if err.location is None:
+            err.location = location
+        raise
+
+
+def _roll(run: Run, dice: Dice, scope: Mapping[str, Any], subject: Expr | None,
+          label: str) -> Any:
     expr = dice.literal
     if expr is None:
         assert dice.source is not None
         value = run.evaluator.eval(dice.source, scope)
         if isinstance(value, (int, str)) and not isinstance(value, bool):
             expr = parse_dice(str(value), dialect=dice.dialect)
-        else:
+        elif isinstance(value, DiceExpr):  # a table's dice cell
             expr = value
+        else:
+            raise StratagemError(
+                f"`{dice.source.text}` gives {describe(value)}, not dice",
+                hint="`from:` must give a dice text such as '3d6' or a whole number",
+                location=dice.source.location, key="run.roll_from_not_dice",
+                params={"text": dice.source.text, "value": describe(value)})
     names = ({n: _as_int(run.evaluator.eval(e, scope), n, e) for n, e in dice.names.items()}
              if dice.names else {})
     extra = getattr(expr, "names", None)
@@ -235,12 +255,7 @@ def run_set(run: Run, step: SetStep, scope: dict[str, Any]) -> None:
 
 
 def run_roll(run: Run, step: RollStep, scope: dict[str, Any]) -> None:
-    try:
-        result = roll_dice(run, step.dice, scope, step.subject, step.label)
-    except StratagemError as err:  # a roll too large for its names' values: at the step
-        if err.location is None:
-            err.location = step.location
-        raise
+    result = roll_dice(run, step.dice, scope, step.subject, step.label, step.location)
     if step.target:
         scope[step.target] = result.total
     if step.values_as:
@@ -277,14 +292,15 @@ class CheckResult:
                 "success": self.success, "critical": self.critical}
 
 
-def perform(run: Run, spec: CheckSpec, scope: dict[str, Any]) -> tuple[CheckResult, Any, Any]:
-    result = roll_dice(run, spec.dice, scope, spec.subject, spec.label)
+def perform(run: Run, spec: CheckSpec, scope: dict[str, Any],
+            location: Location | None) -> tuple[CheckResult, Any, Any]:
+    result = roll_dice(run, spec.dice, scope, spec.subject, spec.label, location)
     total = result.total
     if spec.bonus is not None:
-        total = total + run.evaluator.eval(spec.bonus, scope)
+        total = total + _a_number(run.evaluator.eval(spec.bonus, scope), spec.bonus, "bonus")
     if spec.target is None:
         return CheckResult(total, None, total, True, None, result), result, total
-    target = run.evaluator.eval(spec.target, scope)
+    target = _a_number(run.evaluator.eval(spec.target, scope), spec.target, "target")
     if spec.type == "under":
         margin = target - total
     else:
@@ -301,8 +317,18 @@ def perform(run: Run, spec: CheckSpec, scope: dict[str, Any]) -> tuple[CheckResu
     return CheckResult(total, target, margin, success, critical, result), result, margin
 
 
+def _a_number(value: Any, expr: Expr, what: str) -> Any:
+    """A check's target or bonus, if it is a number: else an error at its expression."""
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        return value
+    raise StratagemError(f"`{expr.text}`: the {what} of a check must be a number, got "
+                         f"{describe(value)}", location=expr.location,
+                         key=f"run.check_{what}", params={"text": expr.text,
+                                                          "value": describe(value)})
+
+
 def run_check(run: Run, step: CheckStep, scope: dict[str, Any]) -> None:
-    check, result, _ = perform(run, step.spec, scope)
+    check, result, _ = perform(run, step.spec, scope, step.location)
     if step.target:
         scope[step.target] = check
     if not run.tracing:
@@ -335,8 +361,8 @@ class ContestResult:
 def run_contest(run: Run, step: ContestStep, scope: dict[str, Any]) -> None:
     rerolls = 0
     while True:
-        a, _, score_a = perform(run, step.a, scope)
-        b, _, score_b = perform(run, step.b, scope)
+        a, _, score_a = perform(run, step.a, scope, step.location)
+        b, _, score_b = perform(run, step.b, scope, step.location)
         if score_a != score_b or step.tie == "draw":
             break
         rerolls += 1

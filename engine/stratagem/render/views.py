@@ -16,7 +16,7 @@ from stratagem.interp.steps import number_of
 from stratagem.interp.trace import Event
 from stratagem.model.entities import Entity
 from stratagem.render import svg
-from stratagem.report import Failures, _pairs, _read, _value, message
+from stratagem.report import Budget, Failures, _pairs, _read, _value, message
 
 if TYPE_CHECKING:
     from stratagem.api import BattleResult, RatedArmy, RatedScenario
@@ -54,7 +54,7 @@ def _meta(t: Translator, ruleset: str, *lines: str | None) -> list[str]:
 
 
 def _shown(t: Translator, before: Entity | None, after: Entity, name: str,
-           failed: Failures) -> dict[str, Any]:
+           failed: Failures, budget: Budget) -> dict[str, Any]:
     end = _read(after, name, failed)
     cell = {"end": _value(t, after, name, end), "start": None, "changed": False,
             "numeric": is_number(end) or end is None}
@@ -64,12 +64,13 @@ def _shown(t: Translator, before: Entity | None, after: Entity, name: str,
             cell.update(start=_value(t, before, name, start), changed=True)
     cell["text"] = (t.t("report.start_end", start=cell["start"], end=cell["end"])
                     if cell["changed"] else cell["end"])
+    budget.take(str(cell["text"]))
     return cell
 
 
 def _sides(t: Translator, rs: Ruleset, before: Entity | None, after: Entity,
-           lists: dict[str, list[str]], failed: Failures, breakdown: bool = False
-           ) -> tuple[list[dict[str, Any]], list[View]]:
+           lists: dict[str, list[str]], failed: Failures, budget: Budget,
+           breakdown: bool = False) -> tuple[list[dict[str, Any]], list[View]]:
     """The battle's own values, and per side its values and one table per kind of its
     descendants (units, heroes ...), each row an entity, each column a reported value."""
     battle: list[dict[str, Any]] = []
@@ -79,7 +80,7 @@ def _sides(t: Translator, rs: Ruleset, before: Entity | None, after: Entity,
         depth = len(indent) // 2 + offset
         kind = new.kind_name
         names = lists.get(kind, [])
-        cells = [{"label": t.field(kind, n), "name": n, **_shown(t, old, new, n, failed)}
+        cells = [{"label": t.field(kind, n), "name": n, **_shown(t, old, new, n, failed, budget)}
                  for n in names]
         if kind == "battle" and depth == 0:
             battle = cells
@@ -97,7 +98,7 @@ def _sides(t: Translator, rs: Ruleset, before: Entity | None, after: Entity,
         row: View = {"label": t.catalog.name(new.label()), "cells": cells, "depth": depth - 2, "breakdown": []}
         if breakdown:
             row["breakdown"] = [
-                {"label": t.field(kind, d), **_shown(t, None, new, d, failed)}
+                {"label": t.field(kind, d), **_shown(t, None, new, d, failed, budget)}
                 for d in new.declaration.derived
                 if d not in names and t.catalog.message(f"field.{kind}.{d}") is not None]
         table["rows"].append(row)
@@ -118,7 +119,7 @@ def _kind_title(t: Translator, rs: Ruleset, kind: str) -> str:
     return kind
 
 
-def _explained(t: Translator, trace: list[Event]) -> list[View]:
+def _explained(t: Translator, trace: list[Event], budget: Budget) -> list[View]:
     """The trace as a tree: each event holds the deeper events that follow it."""
     root: list[View] = []
     stack: list[tuple[int, list[View]]] = [(-1, root)]
@@ -130,14 +131,15 @@ def _explained(t: Translator, trace: list[Event]) -> list[View]:
             continue
         while stack[-1][0] >= event.depth:
             stack.pop()
-        node: View = {"text": text, "children": [], "summary": event.level == "summary"}
+        node: View = {"text": budget.take(text, event), "children": [],
+                      "summary": event.level == "summary"}
         stack[-1][1].append(node)
         stack.append((event.depth, node["children"]))
     return root
 
 
-def _rounds(t: Translator, trace: list[Event]) -> tuple[list[str], list[View], list[str],
-                                                        dict[int, Event]]:
+def _rounds(t: Translator, trace: list[Event], budget: Budget
+            ) -> tuple[list[str], list[View], list[str], dict[int, Event]]:
     """The summary messages before the first round, in each round, and after the last;
     and the event that ends each round (with its `report.rounds` values)."""
     before: list[str] = []
@@ -155,11 +157,11 @@ def _rounds(t: Translator, trace: list[Event]) -> tuple[list[str], list[View], l
             current = after
         elif rounds and current is rounds[-1]["events"] and rounds[-1]["title"] is None \
                 and event.key is not None and event.key == rounds[-1]["heading"]:
-            rounds[-1]["title"] = message(t, event)  # "Day 1.", "Hour 2"
+            rounds[-1]["title"] = budget.take(message(t, event), event)  # "Day 1.", "Hour 2"
         elif event.level == "summary":
             text = message(t, event)
             if text:
-                current.append(text)
+                current.append(budget.take(text, event))
     for rnd in rounds:
         rnd["title"] = rnd["title"] or t.t("report.round", n=rnd["n"])
     return before, rounds, after, ends
@@ -207,8 +209,9 @@ def battle_view(result: BattleResult, lang: str, explain: bool) -> View:
     rs = result.ruleset
     t = document_translator(rs, lang, result.names)
     failed: Failures = {}
-    battle, sides = _sides(t, rs, result.start, result.root, rs.report, failed)
-    before, rounds, after, ends = _rounds(t, result.trace)
+    budget = Budget()
+    battle, sides = _sides(t, rs, result.start, result.root, rs.report, failed, budget)
+    before, rounds, after, ends = _rounds(t, result.trace, budget)
     meta = _meta(t, t.title(rs.id), t.t("report.dice_scripted", n=result.scripted)
                  if result.scripted is not None else t.t("report.seed", seed=result.seed)
                  if result.seed is not None else None)
@@ -219,7 +222,7 @@ def battle_view(result: BattleResult, lang: str, explain: bool) -> View:
         "battle": battle, "sides": sides,
         "before": before, "rounds": rounds, "after": after,
         "charts": _charts(t, rs, result.start, ends),
-        "explain": _explained(t, result.trace) if explain else [],
+        "explain": _explained(t, result.trace, budget) if explain else [],
         "not_computed": _failures(t, failed),
     }
 
@@ -238,18 +241,19 @@ def rating_view(rated: RatedArmy | RatedScenario, lang: str, explain: bool) -> V
     lists = {kind: list(rs.rate_report.get(kind) or rs.report.get(kind, []))
              for kind in rs.kinds}
     parts: list[View] = []
+    budget = Budget()
     for part in getattr(rated, "sides", [rated]):
-        _, sides = _sides(t, rs, None, part.side, lists, failed, breakdown=True)
+        _, sides = _sides(t, rs, None, part.side, lists, failed, budget, breakdown=True)
         side: View = sides[0] if sides else {"label": t.catalog.name(part.side.label()),
                                              "fields": [], "tables": []}
         for table in side["tables"]:  # the side's own value of a column is its total
             by_name = {cell["name"]: cell["text"] for cell in side["fields"]}
             totals = [by_name.get(name) for name in table["names"]]
             table["totals"] = totals if any(v is not None for v in totals) else None
-        summary = [message(t, e) for e in part.trace if e.level == "summary"]
+        summary = [budget.take(message(t, e), e) for e in part.trace if e.level == "summary"]
         parts.append({"title": t.catalog.name(part.side.label()), "side": side,
                       "summary": [s for s in summary if s],
-                      "explain": _explained(t, part.trace) if explain else []})
+                      "explain": _explained(t, part.trace, budget) if explain else []})
     scenario = str(getattr(rated, "name", "") or "")
     return {
         **_head(t, t.title(rs.id)),
