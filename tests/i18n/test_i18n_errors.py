@@ -224,3 +224,32 @@ def test_campaign_report_and_static_check_errors_in_every_language(tmp_path: Pat
                 if error.location is not None:  # the same place
                     assert shown.split(": ", 1)[0] == error.render().split(": ", 1)[0]
     assert seen >= 10
+
+
+#: Expressions that fail only at run time (their values are not known before), each
+#: explained by expr/calls.py: a call's values, its kinds, Python's failures reworded.
+FAILING_AT_RUN_TIME = [
+    "int(name)", "clamp(name, 1, 2)", "sum(xs + [name])", "abs(xs)", "min(empty)",
+    "xs[5]", "xs / 2", "d['missing']", "1 / zero", "-name", "xs[name]", "len(zero)",
+    "[a for a, b in xs]",
+]
+
+
+@pytest.mark.parametrize("lang", ["ru", "de"])
+@pytest.mark.parametrize("text", FAILING_AT_RUN_TIME)
+def test_a_failed_call_at_run_time_is_explained_in_the_readers_language(lang: str,
+                                                                         text: str) -> None:
+    from stratagem.errors import Location
+    from stratagem.expr import Evaluator, compile_expr
+
+    names = {"name": "Red", "xs": [1, 2], "empty": [], "d": {"a": 1}, "zero": 0}
+    english, texts = engine_catalog("en"), engine_catalog(lang)
+    for mode in ("compiled", "simpleeval"):
+        with pytest.raises(StratagemError) as caught:
+            Evaluator(mode=mode).eval(compile_expr(text, Location("r.yaml", 3, 9)), names)
+        err = caught.value
+        shown, said = err.render(texts), err.render(english)
+        assert said == err.render(), text  # English as written at the raise site
+        assert shown.startswith("r.yaml:3:9: ") and f"`{text}`" in shown
+        # the explanation after the expression is the reader's, not the English one
+        assert shown.split("`", 2)[2] != said.split("`", 2)[2], (text, shown)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from stratagem.errors import did_you_mean
+from stratagem.errors import Term, did_you_mean
 
 NUMBER = "a number"
 WHOLE = "a whole number"
@@ -27,6 +27,17 @@ NUMBERS = "a list of numbers"
 SIZED = "a list, text or a map"
 NUMBER_OR_TEXT = "a number or text"
 ANY = ""
+
+#: How a message names each kind, in the reader's language.
+KIND_TERMS: dict[str, Term] = {
+    NUMBER: Term("type.number", NUMBER), WHOLE: Term("type.integer", WHOLE),
+    TEXT: Term("type.string", TEXT), LIST: Term("type.array", LIST),
+    NUMBERS: Term("kind.numbers", NUMBERS), SIZED: Term("kind.sized", SIZED),
+    NUMBER_OR_TEXT: Term("kind.number_or_text", NUMBER_OR_TEXT),
+}
+
+#: What a failed call says: a message and a hint, each with its key and parameters.
+Said = tuple[Term, Term | None]
 
 #: The exceptions a function's mistake shows as (the evaluator's own errors pass through).
 CALL_ERRORS = (TypeError, ValueError, ArithmeticError, LookupError)
@@ -167,41 +178,77 @@ def signature(name: str, fn: Callable[..., Any]) -> Signature | None:
                      tuple(options), by_name=True)
 
 
+def _term(key: str, english: str, **params: object) -> Term:
+    return Term(key, english, tuple(params.items()))
+
+
 def explain_call(name: str, fn: Callable[..., Any], args: tuple[Any, ...],
-                 kwargs: Mapping[str, Any], err: BaseException) -> tuple[str, str | None]:
-    """The message and hint for ``name(*args, **kwargs)`` failing with ``err``."""
+                 kwargs: Mapping[str, Any], err: BaseException) -> Said:
+    """The message and hint for ``name(*args, **kwargs)`` failing with ``err`` (their
+    English is the terms' fallback; their parameters are named ``call_*``)."""
     sig = signature(name, fn)
     if sig is not None:
         said = _arity(name, sig, args, kwargs) or _kinds(name, sig, args)
         if said is not None:
             return said
     if any(isinstance(a, float) and not math.isfinite(a) for a in args):
-        return (f"{name}() got a number too large to compute ({describe(args[0])})",
-                "a result beyond about 1e308 is infinite: bound it, e.g. with min()")
+        value = describe(args[0])
+        return (_term("call.infinite", f"{name}() got a number too large to compute ({value})",
+                      call_name=name, call_value=value),
+                _term("call.infinite.hint", "a result beyond about 1e308 is infinite: bound "
+                      "it, e.g. with min()"))
     if isinstance(err, ValueError) and name in ("min", "max") and "default" not in kwargs:
-        return (f"{name}() of an empty list", f"give a value for that case, e.g. "
-                f"{name}(xs, default=0)")
+        return (_term("call.empty", f"{name}() of an empty list", call_name=name),
+                _term("call.empty.hint", f"give a value for that case, e.g. "
+                      f"{name}(xs, default=0)", call_name=name))
     if isinstance(err, ValueError) and name in ("int", "float") and args and isinstance(
             args[0], str):
-        return f"{name}() cannot read {describe(args[0])} as a number", None
-    return f"{name}() failed: {plain_words(err)}", None
+        value = describe(args[0])
+        return (_term("call.not_a_number", f"{name}() cannot read {value} as a number",
+                      call_name=name, call_value=value), None)
+    reason = plain_words(err)
+    return _term("call.failed", f"{name}() failed: {reason}", call_name=name,
+                 call_reason=reason), None
+
+
+def _usage(name: str, sig: Signature) -> Term:
+    if sig.example:
+        return _term("call.example.hint", f"e.g. {sig.example}", call_example=sig.example)
+    params = ", ".join(sig.params)
+    return _term("call.write.hint", f"write it as {name}({params})", call_name=name,
+                 call_params=params)
 
 
 def _arity(name: str, sig: Signature, args: tuple[Any, ...],
-           kwargs: Mapping[str, Any]) -> tuple[str, str | None] | None:
-    hint = f"e.g. {sig.example}" if sig.example else f"write it as {name}({', '.join(sig.params)})"
+           kwargs: Mapping[str, Any]) -> Said | None:
     for key in kwargs:
         if key not in sig.options and not (sig.by_name and key in sig.params):
-            if sig.options:
-                return (f"{name}() has no option '{key}'",
-                        did_you_mean(key, sig.options) or "its options: " + ", ".join(sig.options))
-            return f"{name}() takes no options ('{key}=')", hint
+            said = _term("call.no_option" if sig.options else "call.no_options",
+                         f"{name}() has no option '{key}'" if sig.options
+                         else f"{name}() takes no options ('{key}=')",
+                         call_name=name, call_option=key)
+            if not sig.options:
+                return said, _usage(name, sig)
+            options = ", ".join(sig.options)
+            close = did_you_mean(key, sig.options)
+            return said, (Term("", close) if close else _term(
+                "call.options.hint", f"its options: {options}", call_options=options))
     given = len(args) + sum(1 for key in kwargs if sig.by_name and key in sig.params)
     if sig.least <= given and (sig.most is None or given <= sig.most):
         return None
     if sig.alone:
-        return f"{name}() takes {sig.alone} or two or more values, got none", hint
-    return f"{name}() takes {_how_many(sig)} ({', '.join(sig.params)}), got {given}", hint
+        return (_term("call.alone_none",
+                      f"{name}() takes {sig.alone} or two or more values, got none",
+                      call_name=name, call_kind=KIND_TERMS.get(sig.alone, sig.alone)),
+                _usage(name, sig))
+    form = ("more" if sig.most is None else "exact" if sig.least == sig.most
+            else "two" if sig.most == sig.least + 1 else "range")
+    params = ", ".join(sig.params)
+    return (_term("call.arity", f"{name}() takes {_how_many(sig)} ({params}), got {given}",
+                  call_name=name, call_form=form, call_least=sig.least,
+                  call_most=sig.most if sig.most is not None else sig.least,
+                  call_params=params, call_given=given),
+            _usage(name, sig))
 
 
 def _how_many(sig: Signature) -> str:
@@ -217,23 +264,30 @@ def _values(n: int) -> str:
     return f"{n} value" if n == 1 else f"{n} values"
 
 
-def _kinds(name: str, sig: Signature, args: tuple[Any, ...]) -> tuple[str, str | None] | None:
-    hint = f"e.g. {sig.example}" if sig.example else None
+def _kinds(name: str, sig: Signature, args: tuple[Any, ...]) -> Said | None:
+    hint = _usage(name, sig) if sig.example else None
     if sig.alone and len(args) == 1:
         if not is_kind(args[0], sig.alone):
-            return (f"{name}() takes {sig.alone} or two or more values, got "
-                    f"{describe(args[0])}", hint)
+            what = describe(args[0])
+            return (_term("call.alone_kind", f"{name}() takes {sig.alone} or two or more "
+                          f"values, got {what}", call_name=name,
+                          call_kind=KIND_TERMS.get(sig.alone, sig.alone), call_value=what),
+                    hint)
         return None
     for i, value in enumerate(args[:len(sig.kinds)]):
         kind = sig.kinds[i]
         if kind and not is_kind(value, kind):
             what = describe(value)
             if kind == NUMBERS and is_kind(value, LIST):
-                what = "a list holding " + describe(next(
-                    v for v in value if not is_kind(v, NUMBER)))
+                inner = describe(next(v for v in value if not is_kind(v, NUMBER)))
+                what = _term("value.list_holding", f"a list holding {inner}", value=inner)
+            wanted = KIND_TERMS.get(kind, kind)
             if len(sig.params) == 1:
-                return f"{name}() takes {kind}, got {what}", hint
-            return f"{name}()'s {sig.params[i]} must be {kind}, got {what}", hint
+                return (_term("call.kind", f"{name}() takes {kind}, got {what}",
+                              call_name=name, call_kind=wanted, call_value=what), hint)
+            return (_term("call.param_kind", f"{name}()'s {sig.params[i]} must be {kind}, "
+                          f"got {what}", call_name=name, call_param=sig.params[i],
+                          call_kind=wanted, call_value=what), hint)
     return None
 
 
@@ -260,102 +314,126 @@ def is_kind(value: Any, kind: str) -> bool:
     return True
 
 
-def describe(value: Any) -> str:
-    """A value as a message names it: ``the number 3``, ``the text 'x'``, ``a unit``."""
+def describe(value: Any) -> Term:
+    """A value as a message names it: ``the number 3``, ``the text 'x'``, ``a unit`` (a
+    term: English as text, the reader's language as a message's parameter)."""
     if value is None:
-        return "none"
+        return Term("value.none", "none")
     if isinstance(value, bool):
-        return "true" if value else "false"
+        return Term("value.true", "true") if value else Term("value.false", "false")
     if isinstance(value, Fraction):
         value = value.numerator if value.denominator == 1 else float(value)
     if isinstance(value, (int, float)):
         text = str(value)
-        return f"the number {text if len(text) <= 20 else text[:8] + '…'}"
+        shown = text if len(text) <= 20 else text[:8] + "…"
+        return _term("value.number", f"the number {shown}", number=shown)
     if isinstance(value, str):
-        shown = value if len(value) <= 30 else value[:30] + "…"
-        return f"the text {shown!r}"
+        quoted = repr(value if len(value) <= 30 else value[:30] + "…")
+        return _term("value.text", f"the text {quoted}", text=quoted)
     if isinstance(value, (list, tuple, range)):
         n = len(value)
-        return "an empty list" if n == 0 else f"a list of {_values(n)}"
+        return (Term("value.empty_list", "an empty list") if n == 0
+                else _term("value.list_of", f"a list of {_values(n)}", n=n))
     if isinstance(value, dict):
-        return "a map"
+        return Term("value.map", "a map")
     return kind_of(type(value).__name__, value)
 
 
 #: Python's names of types, as the rule writer knows them.
 _KINDS = {
-    "int": "a number", "float": "a number", "Fraction": "a number", "str": "text",
-    "list": "a list", "tuple": "a list", "range": "a list", "dict": "a map",
-    "NoneType": "none", "bool": "true/false", "Row": "a table row", "Label": "a label",
-    "Entity": "an entity",
+    "int": KIND_TERMS[NUMBER], "float": KIND_TERMS[NUMBER], "Fraction": KIND_TERMS[NUMBER],
+    "str": KIND_TERMS[TEXT], "list": KIND_TERMS[LIST], "tuple": KIND_TERMS[LIST],
+    "range": KIND_TERMS[LIST], "dict": Term("value.map", "a map"),
+    "NoneType": Term("value.none", "none"), "bool": Term("type.boolean", "true/false"),
+    "Row": Term("value.row", "a table row"), "Label": Term("value.label", "a label"),
+    "Entity": Term("value.entity", "an entity"),
 }
 
 
-def kind_of(type_name: str, value: Any = None) -> str:
+def kind_of(type_name: str, value: Any = None) -> Term:
     """A Python type's name as the rule writer knows it (an entity by its kind)."""
     type_name = type_name.split("[")[0].rsplit(".", 1)[-1]  # tuple[int, int], a.b.Row
     if type_name == "Entity" and value is not None:
         try:
-            return f"a {value.kind}"
+            kind = str(value.kind)
         except Exception:  # noqa: BLE001 - only the name of a value is at stake
             pass
-    return _KINDS.get(type_name, f"a {type_name}")
+        else:
+            return _term("value.entity_kind", f"a {kind}", kind=kind)
+    return _KINDS.get(type_name) or _term("value.kind", f"a {type_name}", kind=type_name)
 
 
 _T = r"'?([\w.]+)'?"
 _T_COMPILED = r"([\w.]+(?:\[[\w., ]*\])?)"  # how a compiled (mypyc) function names a type
 #: Python's wording of a failure -> the rule writer's (the type names become kinds).
-_REWORDED: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
+_REWORDED: list[tuple[re.Pattern[str], Callable[[re.Match[str]], Term]]] = [
     (re.compile(rf"'(.+)' not supported between instances of {_T} and {_T}"),
-     lambda m: f"cannot compare {kind_of(m[2])} with {kind_of(m[3])} ({m[1]})"),
+     lambda m: _term("words.compare", f"cannot compare {kind_of(m[2])} with {kind_of(m[3])} "
+                     f"({m[1]})", a=kind_of(m[2]), b=kind_of(m[3]), op=m[1])),
     (re.compile(rf"unsupported operand type\(s\) for (.+?): {_T} and {_T}"),
-     lambda m: f"cannot apply {m[1]} to {kind_of(m[2])} and {kind_of(m[3])}"),
+     lambda m: _term("words.operands", f"cannot apply {m[1]} to {kind_of(m[2])} and "
+                     f"{kind_of(m[3])}", op=m[1], a=kind_of(m[2]), b=kind_of(m[3]))),
     (re.compile(rf"bad operand type for unary (.+): {_T}"),
-     lambda m: f"cannot apply {m[1]} to {kind_of(m[2])}"),
+     lambda m: _term("words.operand", f"cannot apply {m[1]} to {kind_of(m[2])}", op=m[1],
+                     a=kind_of(m[2]))),
     (re.compile(r'can only concatenate (\w+) \(not "(\w+)"\) to \w+'),
-     lambda m: f"cannot join {kind_of(m[2])} to {kind_of(m[1])}"),
+     lambda m: _term("words.join", f"cannot join {kind_of(m[2])} to {kind_of(m[1])}",
+                     a=kind_of(m[2]), b=kind_of(m[1]))),
     (re.compile(r"can't multiply sequence by non-int of type '(\w+)'"),
-     lambda m: f"text or a list repeats a whole number of times, not {kind_of(m[1])}"),
+     lambda m: _term("words.repeat", "text or a list repeats a whole number of times, not "
+                     f"{kind_of(m[1])}", a=kind_of(m[1]))),
     (re.compile(r"'(\w+)' object is not iterable"),
-     lambda m: f"{kind_of(m[1])} is not a list"),
+     lambda m: _term("words.not_a_list", f"{kind_of(m[1])} is not a list", a=kind_of(m[1]))),
     (re.compile(r"object of type '(\w+)' has no len\(\)"),
-     lambda m: f"{kind_of(m[1])} has no length"),
+     lambda m: _term("words.no_length", f"{kind_of(m[1])} has no length", a=kind_of(m[1]))),
     (re.compile(r"'(\w+)' object is not subscriptable"),
-     lambda m: f"{kind_of(m[1])} cannot be indexed with [ ]"),
+     lambda m: _term("words.not_indexed", f"{kind_of(m[1])} cannot be indexed with [ ]",
+                     a=kind_of(m[1]))),
     (re.compile(r"(\w+) indices must be integers(?: or slices)?, not (\w+)"),
-     lambda m: f"{kind_of(m[1])} is indexed by whole numbers, not {kind_of(m[2])}"),
+     lambda m: _term("words.index_kind", f"{kind_of(m[1])} is indexed by whole numbers, not "
+                     f"{kind_of(m[2])}", a=kind_of(m[1]), b=kind_of(m[2]))),
     (re.compile(r"(\w+) index out of range"),
-     lambda m: f"there is no item at that position ({kind_of(m[1])} is shorter)"),
+     lambda m: _term("words.no_item", "there is no item at that position "
+                     f"({kind_of(m[1])} is shorter)", a=kind_of(m[1]))),
     (re.compile(r"unhashable type: '(\w+)'"),
-     lambda m: f"{kind_of(m[1])} cannot be a key"),
-    (re.compile(r"slice step cannot be zero"), lambda m: "a slice's step cannot be 0"),
+     lambda m: _term("words.not_a_key", f"{kind_of(m[1])} cannot be a key", a=kind_of(m[1]))),
+    (re.compile(r"slice step cannot be zero"),
+     lambda m: Term("words.slice_step", "a slice's step cannot be 0")),
     (re.compile(rf"{_T_COMPILED} object expected; got {_T_COMPILED}"),
-     lambda m: f"expected {kind_of(m[1])}, got {kind_of(m[2])}"),
+     lambda m: _term("words.expected", f"expected {kind_of(m[1])}, got {kind_of(m[2])}",
+                     a=kind_of(m[1]), b=kind_of(m[2]))),
     (re.compile(r"'(\w+)' is not a column's name"),
-     lambda m: f"a table row's cells are named by text, not by {kind_of(m[1])}"),
+     lambda m: _term("words.cell_name", "a table row's cells are named by text, not by "
+                     f"{kind_of(m[1])}", a=kind_of(m[1]))),
     (re.compile(r"cannot unpack non-iterable (\w+) object"),
-     lambda m: f"{kind_of(m[1])} cannot be split into the variables of `for a, b in ...`"),
+     lambda m: _term("words.unpack", f"{kind_of(m[1])} cannot be split into the variables "
+                     "of `for a, b in ...`", a=kind_of(m[1]))),
     (re.compile(r"too many values to unpack \(expected (\d+)"),
-     lambda m: f"more values than the {m[1]} variables of `for ... in` take"),
+     lambda m: _term("words.too_many", f"more values than the {m[1]} variables of "
+                     "`for ... in` take", n=int(m[1]))),
     (re.compile(r"not enough values to unpack \(expected (\d+), got (\d+)\)"),
-     lambda m: f"{m[2]} value{'s' if m[2] != '1' else ''} for the {m[1]} variables of "
-               "`for ... in`"),
+     lambda m: _term("words.too_few", f"{m[2]} value{'s' if m[2] != '1' else ''} for the "
+                     f"{m[1]} variables of `for ... in`", n=int(m[1]), got=int(m[2]))),
 ]
 
 
-def plain_words(err: BaseException) -> str:
-    """What went wrong, in the rule writer's words where Python's are known."""
+def plain_words(err: BaseException) -> Term:
+    """What went wrong, in the rule writer's words where Python's are known (a term: what
+    Python says, where it is not known, has no translation)."""
     if isinstance(err, KeyError):
-        return f"no entry {err.args[0]!r}" if err.args else "no such entry"
+        if err.args:
+            entry = repr(err.args[0])
+            return _term("words.no_entry", f"no entry {entry}", entry=entry)
+        return Term("words.no_such_entry", "no such entry")
     if isinstance(err, ZeroDivisionError):
-        return "division by zero"
+        return Term("words.division_by_zero", "division by zero")
     if isinstance(err, OverflowError):
-        return "a number too large to compute"
+        return Term("words.too_large", "a number too large to compute")
     if isinstance(err, RecursionError):
-        return "it goes too deep (a value that uses itself?)"
+        return Term("words.too_deep", "it goes too deep (a value that uses itself?)")
     text = str(err)
     for pattern, words in _REWORDED:
         found = pattern.search(text)
         if found:
             return words(found)
-    return text or type(err).__name__
+    return Term("", text or type(err).__name__)

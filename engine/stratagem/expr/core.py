@@ -814,7 +814,11 @@ def _call_error(failed: CallFailed, expr: Expr) -> ExpressionError:
     got; a caret under the call."""
     message, hint = explain_call(failed.name, failed.fn, failed.args_given, failed.kwargs,
                                  failed.err)
-    return ExpressionError(f"`{expr.text}`: {message}", location=expr.location, hint=hint,
+    return ExpressionError(f"`{expr.text}`: {message}", location=expr.location,
+                           hint=str(hint) if hint is not None else None,
+                           key="expr.in", hint_key=hint.key or None if hint else None,
+                           params={"expr": expr.text, "inner": message,
+                                   **dict(hint.params if hint else ())},
                            context=caret(expr.text, _offset(expr.text, failed.line,
                                                             failed.column)))
 

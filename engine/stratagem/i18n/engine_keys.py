@@ -39,7 +39,7 @@ PACKAGE = Path(__file__).resolve().parent.parent
 _KEY = re.compile(r"[a-z][a-z0-9_]*(?:\.[a-z0-9_]+)+")
 _PREFIX = re.compile(r"[a-z][a-z0-9_]*\.(?:[a-z0-9_]+\.)*(?:[a-z0-9_]+_)?")
 #: Calls whose first argument is a message key and whose keywords are its parameters.
-_TEXT_CALLS = ("t", "text", "spoken", "helps")
+_TEXT_CALLS = ("t", "text", "spoken", "helps", "_term")
 #: Keywords of an error's constructor (or of a helper that builds one) that are not parameters.
 _NOT_PARAMS = frozenset(("key", "hint_key", "hint", "location", "context", "params"))
 

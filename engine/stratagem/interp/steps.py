@@ -564,7 +564,9 @@ def run_update(run: Run, step: UpdateStep, scope: dict[str, Any]) -> None:
                 raise StratagemError(
                     f"`update`: cannot add {describe(more)} to the {entity.kind_name}'s field "
                     f"'{name}' ({plain_words(err)})",
-                    location=step.places.get(name) or step.location) from None
+                    location=step.places.get(name) or step.location, key="run.update_add",
+                    params={"value": describe(more), "kind": entity.kind_name, "field": name,
+                            "reason": plain_words(err)}) from None
             new.append((name, _field_value(fields, name, added, step, entity)))
         if not run.tracing:
             entity.update(new)
