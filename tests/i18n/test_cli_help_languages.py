@@ -148,6 +148,24 @@ def test_a_translators_percent_sign_does_not_break_the_help(
     assert _help(capsys, "battle") == out
 
 
+def test_a_broken_locale_folder_from_outside_costs_no_help_and_no_traceback(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    for name in LANGUAGE_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    english = _help(capsys, "odds")
+    (tmp_path / "en.yaml").write_text('kind: locale\nlanguage: en\nmessages:\n'
+                                      '  a.b: "x"\n  a.b: "y"\n', encoding="utf-8")
+    monkeypatch.setenv("STRATAGEM_LOCALES", str(tmp_path))
+    assert _help(capsys, "odds") == english  # the engine's own English
+    # a command that reads the catalog names the broken file at its line
+    example = Path(__file__).parents[2] / "examples" / "war-machine" / "orcs.yaml"
+    assert main(["battle", str(example)]) == 1
+    err = capsys.readouterr().err
+    assert f"{tmp_path / 'en.yaml'}:5:3: duplicate key 'a.b'" in err
+    assert "Traceback" not in err
+
+
 def test_the_top_level_lang_reaches_the_command(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
         tmp_path: Path) -> None:

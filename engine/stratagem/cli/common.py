@@ -21,11 +21,20 @@ def spoken(key: str, /, **params: object) -> str:
     """The text of ``key`` in the language this command line speaks (English until one is
     chosen): the descriptions and examples of the commands, their help (see :func:`helps`).
     argparse fills in ``%(prog)s`` where a description holds one: then a ``%`` is doubled."""
-    from stratagem.i18n.catalog import engine_catalog
-
-    text = (SPOKEN if SPOKEN is not None else engine_catalog("en")).keyed(key, params)
+    text = (SPOKEN if SPOKEN is not None else _english()).keyed(key, params)
     text = text if text is not None else f"[{key}]"
     return text.replace("%", "%%") if "%(prog)" in text else text
+
+
+def _english() -> Texts:
+    """The English texts, the engine's own where a locale folder added from outside is
+    broken (the command that reads it says so, at its line)."""
+    from stratagem.i18n.catalog import ENGINE_LOCALES, engine_catalog, load_catalog
+
+    try:
+        return engine_catalog("en")
+    except StratagemError:
+        return load_catalog("en", [ENGINE_LOCALES])
 
 
 def helps(key: str, /, **params: object) -> str:
