@@ -136,7 +136,7 @@ def test_table_without_provenance():
 
 
 @pytest.mark.parametrize("text", [
-    "max([1, 2], key=battle.sides.append)",   # a method handed to a function
+    "max([], default=battle.sides.append)",    # a method handed to a function
     "battle.sides.append",                     # a method as a value
     "sorted(battle.sides, key='__class__')",   # a hidden attribute by name
 ])

@@ -211,3 +211,14 @@ def test_with_values_are_expressions_and_a_text_is_quoted(tmp_path):
     trace = _run_steps(tmp_path, [loop], [], {"battle.volley": "{side}: {attack} ({arrows})"})
     params = [e.params for e in trace if e.key == "battle.volley"]
     assert [(p["attack"], p["arrows"]) for p in params] == [("ranged", 40), ("ranged", 0)]
+
+
+def test_the_static_checks_take_the_options_each_function_takes():
+    # `first(xs, default=0)` was refused before a battle although the function takes it
+    from stratagem.compile.checks import NAMED_VALUES
+    from stratagem.compile.checks import SIGNATURES as CHECKED
+    from stratagem.expr.calls import RULESET_SIGNATURES, SIGNATURES
+
+    for name, sig in {**SIGNATURES, **RULESET_SIGNATURES}.items():
+        # a value that may also be given by its name (group_by's key=) counts as an option
+        assert set(CHECKED[name][2]) == {*sig.options, *NAMED_VALUES.get(name, ())}, name

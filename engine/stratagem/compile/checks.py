@@ -72,14 +72,14 @@ CONTEST_NAMES = ("winner", "loser", "difference", "a", "b", "rerolls")
 
 #: Built-ins: (fewest, most positional values; None: any), the keywords they take.
 SIGNATURES: dict[str, tuple[int, int | None, tuple[str, ...]]] = {
-    "min": (1, None, ("key", "default")), "max": (1, None, ("key", "default")),
+    "min": (1, None, ("default",)), "max": (1, None, ("default",)),
     "abs": (1, 1, ()), "sum": (1, 2, ()), "len": (1, 1, ()), "any": (1, 1, ()),
     "all": (1, 1, ()), "int": (1, 1, ()), "float": (1, 1, ()), "str": (1, 1, ()),
     "bool": (1, 1, ()), "range": (1, 3, ()), "sorted": (1, 1, ("key", "reverse")),
     "reversed": (1, 1, ()), "floor": (1, 1, ()), "ceil": (1, 1, ()), "round_up": (1, 1, ()),
     "round_down": (1, 1, ()), "round_half_up": (1, 1, ()), "clamp": (3, 3, ()),
     "avg": (1, 1, ()), "count": (1, 1, ()), "ratio": (2, 2, ()), "pairs": (1, 1, ()),
-    "first": (1, 2, ()), "number": (1, 1, ()), "group_by": (2, 2, ("key",)),
+    "first": (1, 2, ("default",)), "number": (1, 1, ()), "group_by": (2, 2, ("key",)),
     "unique": (1, 2, ("key",)),
 }
 #: Built-ins whose values may also be given by name (``group_by(units, key='regiment')``).
