@@ -265,7 +265,9 @@ def _grouping_with(read: Callable[[Any, str], Any]
     looked up in a map; what a comprehension comparing every item with every other does in
     as many steps as there are items squared."""
 
-    def keyed(xs: Iterable[Any], key: Any, function: str) -> tuple[list[Any], list[Any]]:
+    # (values and keys are Any: a compiled build would check annotated types at the call,
+    # and explain a wrong value otherwise than the sources do)
+    def keyed(xs: Any, key: Any, function: str) -> tuple[list[Any], list[Any]]:
         items = list(xs)
         METER.charge(len(items))
         if key is None and function == "unique":  # the items themselves
@@ -273,7 +275,7 @@ def _grouping_with(read: Callable[[Any, str], Any]
         _check_field(key, function, "regiment")
         return items, [read(item, key) for item in items]
 
-    def group_by(xs: Iterable[Any], key: str) -> dict[Any, list[Any]]:
+    def group_by(xs: Any, key: Any) -> dict[Any, list[Any]]:
         items, keys = keyed(xs, key, "group_by")
         groups: dict[Any, list[Any]] = {}
         for value, item in zip(keys, items):
@@ -285,7 +287,7 @@ def _grouping_with(read: Callable[[Any, str], Any]
         METER.charge(GROUP_WEIGHT * len(groups))
         return groups
 
-    def unique(xs: Iterable[Any], key: str | None = None) -> list[Any]:
+    def unique(xs: Any, key: Any = None) -> list[Any]:
         items, keys = keyed(xs, key, "unique")
         seen: set[Any] = set()
         kept = []
