@@ -120,6 +120,23 @@ def test_the_render_places_every_finding_and_counts_coverage() -> None:
     ]
 
 
+def test_the_findings_read_in_the_readers_language() -> None:
+    from stratagem.i18n.catalog import engine_catalog
+
+    report = check_locales(USED, _by_lang("en", "ru"), name="demo")
+    english = report.render()
+    assert report.render(engine_catalog("en")) == english  # the English as written
+    russian = report.render(engine_catalog("ru")).splitlines()
+    ru = CHECK / "ru.yaml"
+    assert f"  {ru}:4:3: [demo] ru: нет перевода: у unit.new нет текста" in russian
+    assert (f"  {ru}:4:18: [demo] ru: подстановки расходятся: в battle.winner подстановки "
+            "{sied}, а в языке en — {side}") in russian
+    assert (f"  {ru}:5:14: [demo] ru: не хватает форм множественного числа: в unit.lost "
+            "форме {n, plural} не хватает: few many") in russian
+    assert not any(word in line for line in russian[1:]
+                   for word in ("missing", "has no text", "lacks", "differ"))
+
+
 def test_a_translation_of_a_changed_english_text_is_stale(tmp_path: Path) -> None:
     (tmp_path / "en.yaml").write_text(
         'kind: locale\nlanguage: en\nmessages:\n  a: "One army"\n  b: "Two"\n', encoding="utf-8")

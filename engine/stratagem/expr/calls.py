@@ -178,7 +178,7 @@ def signature(name: str, fn: Callable[..., Any]) -> Signature | None:
                      tuple(options), by_name=True)
 
 
-def _term(key: str, english: str, **params: object) -> Term:
+def _term(key: str, english: str, /, **params: object) -> Term:
     return Term(key, english, tuple(params.items()))
 
 

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from stratagem.errors import Keyed, Location, StratagemError, Texts, ValidationFailed
+from stratagem.errors import Keyed, Location, StratagemError, Term, Texts, ValidationFailed
 from stratagem.i18n.catalog import (
     ENGINE_LOCALES,
     FALLBACK_LANGUAGE,
@@ -58,8 +58,13 @@ class Placeholders:
     reference_language: str
 
     def render(self) -> str:
-        return (f"{self.key} has {_braces(self.here)}; {self.reference_language} has "
-                f"{_braces(self.reference)}")
+        return str(self.said())
+
+    def said(self) -> Term:
+        here, reference = _braces(self.here), _braces(self.reference)
+        return _term("i18n.finding.placeholders", f"{self.key} has {here}; "
+                     f"{self.reference_language} has {reference}", key=self.key, here=here,
+                     language=self.reference_language, reference=reference)
 
 
 @dataclass
@@ -71,7 +76,12 @@ class PluralGap:
     lacking: list[str]
 
     def render(self) -> str:
-        return f"{self.key} {{{self.argument}, plural}} lacks {' '.join(self.lacking)}"
+        return str(self.said())
+
+    def said(self) -> Term:
+        lacking = " ".join(self.lacking)
+        return _term("i18n.finding.plural", f"{self.key} {{{self.argument}, plural}} lacks "
+                     f"{lacking}", key=self.key, argument=self.argument, lacking=lacking)
 
 
 @dataclass
@@ -83,8 +93,14 @@ class UnknownParameters:
     known: list[str]
 
     def render(self) -> str:
-        known = _braces(self.known) if self.known else "no parameters"
-        return f"{self.key} uses {_braces(self.names)}; it is given {known}"
+        return str(self.said())
+
+    def said(self) -> Term:
+        names = _braces(self.names)
+        known = (_braces(self.known) if self.known
+                 else Term("i18n.finding.no_parameters", "no parameters"))
+        return _term("i18n.finding.unknown", f"{self.key} uses {names}; it is given {known}",
+                     key=self.key, names=names, known=known)
 
 
 @dataclass
@@ -96,12 +112,32 @@ class Stale:
     now: str
 
     def render(self) -> str:
-        return (f"{self.key}: the English text changed since this was translated; check it, "
-                f"then record sources: {self.key}: {self.now}")
+        return str(self.said())
+
+    def said(self) -> Term:
+        return _term("i18n.finding.stale", f"{self.key}: the English text changed since this "
+                     f"was translated; check it, then record sources: {self.key}: {self.now}",
+                     key=self.key, now=self.now)
 
 
-def _braces(names: Iterable[str]) -> str:
-    return " ".join(f"{{{name}}}" for name in names) or "no placeholders"
+def _term(key: str, english: str, /, **params: object) -> Term:
+    return Term(key, english, tuple(params.items()))
+
+
+def _braces(names: Iterable[str]) -> str | Term:
+    return (" ".join(f"{{{name}}}" for name in names)
+            or Term("i18n.finding.no_placeholders", "no placeholders"))
+
+
+#: What each kind of finding is called, in the reader's language.
+KINDS = {
+    "missing": Term("i18n.kind.missing", "missing"),
+    "unused": Term("i18n.kind.unused", "unused"),
+    "placeholders differ": Term("i18n.kind.placeholders", "placeholders differ"),
+    "plural forms lacking": Term("i18n.kind.plural", "plural forms lacking"),
+    "unknown parameters": Term("i18n.kind.unknown", "unknown parameters"),
+    "stale": Term("i18n.kind.stale", "stale"),
+}
 
 
 @dataclass
@@ -110,18 +146,30 @@ class Finding:
 
     kind: str
     key: str
-    text: str
+    said: Term
     location: Location | None
 
-    def render(self, group: str, language: str) -> str:
+    @property
+    def text(self) -> str:
+        """The finding in English."""
+        return str(self.said)
+
+    def render(self, group: str, language: str, texts: Texts | None = None) -> str:
         loc = self.location
         where = str(Location(loc.file, loc.line, loc.column)) if loc is not None else group
-        return f"{where}: [{group}] {language}: {self.kind}: {self.text}"
+        kind, said = (_shown(t, texts) for t in (KINDS[self.kind], self.said))
+        return f"{where}: [{group}] {language}: {kind}: {said}"
 
     def to_json(self) -> dict[str, Any]:
         loc = self.location or Location()
         return {"kind": self.kind, "key": self.key, "text": self.text, "file": loc.file,
                 "line": loc.line, "column": loc.column}
+
+
+def _shown(term: Term, texts: Texts | None) -> str:
+    """A term in the language of ``texts`` (its English without)."""
+    shown = texts.keyed(term.key, dict(term.params)) if texts is not None else None
+    return shown if shown is not None else term.fallback
 
 
 @dataclass
@@ -158,21 +206,22 @@ class LanguageReport:
         """Every finding, each with its place."""
         out: list[Finding] = []
 
-        def add(kind: str, key: str, text: str) -> None:
-            out.append(Finding(kind, key, text, self.locations.get(key)))
+        def add(kind: str, key: str, said: Term) -> None:
+            out.append(Finding(kind, key, said, self.locations.get(key)))
 
         for key in self.missing:
-            add("missing", key, f"{key} has no text")
+            add("missing", key, _term("i18n.finding.missing", f"{key} has no text", key=key))
         for key in self.unused:
-            add("unused", key, f"{key} is used by nothing")
+            add("unused", key, _term("i18n.finding.unused", f"{key} is used by nothing",
+                                     key=key))
         for item in self.placeholders:
-            add("placeholders differ", item.key, item.render())
+            add("placeholders differ", item.key, item.said())
         for gap in self.plurals:
-            add("plural forms lacking", gap.key, gap.render())
+            add("plural forms lacking", gap.key, gap.said())
         for unknown in self.unknown_parameters:
-            add("unknown parameters", unknown.key, unknown.render())
+            add("unknown parameters", unknown.key, unknown.said())
         for stale in self.stale:
-            add("stale", stale.key, stale.render())
+            add("stale", stale.key, stale.said())
         return out
 
     def to_json(self) -> dict[str, Any]:
@@ -214,8 +263,8 @@ class CheckReport:
         }
 
     def render(self, texts: Texts | None = None) -> str:
-        """The text ``stratagem i18n check`` prints for this group (its own lines in the
-        language of ``texts``; the findings name keys, and stay in English)."""
+        """The text ``stratagem i18n check`` prints for this group, in the language of
+        ``texts``."""
         lines: list[str] = []
         for err in self.errors:
             lines.append(f"[{self.name}] " + Keyed(
@@ -228,7 +277,7 @@ class CheckReport:
                 f"({coverage}%)", "i18n.coverage", texts=report.texts,
                 translated=report.translated, used=report.used, percent=coverage
             ).localized(texts))
-            lines.extend("  " + f.render(self.name, lang) for f in report.findings())
+            lines.extend("  " + f.render(self.name, lang, texts) for f in report.findings())
         return "\n".join(lines)
 
 
