@@ -220,15 +220,17 @@ def test_a_locale_file_is_read_by_the_i18n_reader(tmp_path: Path) -> None:
 
 def test_every_step_is_declared_in_all_the_places_the_step_schema_needs() -> None:
     """Adding a step to schemas/ruleset.schema.json takes a ``step_KEY`` definition (with
-    ``x-step: KEY``) and KEY in the ``step`` definition's properties, anyOf, allOf (if/then)
-    and x-step-keys; this test keeps them together."""
+    ``x-step: KEY``) and KEY in the ``step`` definition's properties, anyOf, dependentSchemas
+    (``set`` in allOf instead: it is also a key of ``update``) and x-step-keys; this test keeps
+    them together."""
     defs = static_schema("ruleset")["$defs"]
     step = defs["step"]
     keys = step["x-step-keys"]
     assert sorted(keys) == sorted(name[len("step_"):] for name in defs if name.startswith("step_"))
     assert [b["required"] for b in step["anyOf"]] == [[k] for k in keys]
-    assert sorted(b["then"]["$ref"] for b in step["allOf"]) == sorted(
-        f"#/$defs/step_{k}" for k in keys)
+    checked = {k: v["$ref"] for k, v in step["dependentSchemas"].items()}
+    checked.update({b["if"]["required"][0]: b["then"]["$ref"] for b in step["allOf"]})
+    assert checked == {k: f"#/$defs/step_{k}" for k in keys}
     for key in keys:
         assert key in step["properties"]
         assert defs[f"step_{key}"]["x-step"] == key

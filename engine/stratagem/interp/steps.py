@@ -73,7 +73,8 @@ def emit(run: Run, step: Step, scope: dict[str, Any], values: dict[str, Any],
         if params:
             merged.update(params)
         for name, expr in step.params.items():
-            merged[name] = kept(run.evaluator.eval(expr, scope), expr, f"the parameter '{name}'")
+            merged[name] = kept(run.evaluator.eval(expr, scope), expr, "the parameter '{}'",
+                                 name)
         run.record(step, values, key, merged)
     else:
         run.record(step, values)
@@ -90,7 +91,19 @@ def run_block(run: Run, steps: Block, scope: dict[str, Any]) -> None:
         when = step.when
         if when is not None and not run.evaluator.eval(when, scope):
             continue
-        RUN[type(step)](run, step, scope)
+        # The most frequent steps are called by name first: a compiled build then calls
+        # them as C functions, where a call through the table goes through Python's calling
+        # convention (its arguments boxed and parsed). The table runs every other step.
+        if type(step) is SetStep:
+            run_set(run, step, scope)
+        elif type(step) is IfStep:
+            run_if(run, step, scope)
+        elif type(step) is UpdateStep:
+            run_update(run, step, scope)
+        elif type(step) is CallStep:
+            run_call(run, step, scope)
+        else:
+            RUN[type(step)](run, step, scope)
 
 
 # -- procedures ---------------------------------------------------------------------------
@@ -225,16 +238,26 @@ def roll_values(result: Any, who: str | None) -> dict[str, Any]:
 
 
 # -- the steps ----------------------------------------------------------------------------
-def kept(value: Any, expr: Expr | None, what: str) -> Any:
+def kept(value: Any, expr: Expr | None, what: str, name: str | None = None) -> Any:
     """``value``, if a battle may keep it (:func:`stratagem.expr.bounds.stored`): else an
-    error at ``expr`` naming ``what`` (the name or field it was for)."""
+    error at ``expr`` naming ``what`` (the name or field it was for; with ``name``, ``what``
+    holds a ``{}`` for it, filled only when there is an error to tell: this runs for every
+    value a step keeps)."""
     kind = type(value)
-    if kind in KEPT_AS_IT_IS or (kind is int and -MAX_MAGNITUDE < value < MAX_MAGNITUDE):
+    # the common values, told by identity (a compiled build answers these without a lookup
+    # or a boxed number; KEPT_AS_IT_IS, below, lists them for the generated procedures)
+    if kind is int:
+        number: int = value
+        if -MAX_MAGNITUDE < number < MAX_MAGNITUDE:
+            return value
+    elif kind is str or kind is bool or kind is Entity or value is None or kind is Label:
         return value
     try:
         return stored(value)
     except ValueTooLarge as err:
         text = f"`{expr.text}`: " if expr is not None else ""
+        if name is not None:
+            what = what.format(name)
         raise ValueTooLarge(f"{text}{what}: {err.message}", hint=err.hint,
                             location=expr.location if expr is not None else None) from None
 
@@ -249,7 +272,7 @@ KEPT_AS_IT_IS = frozenset({bool, str, type(None), Entity, Label})
 def run_set(run: Run, step: SetStep, scope: dict[str, Any]) -> None:
     evaluator = run.evaluator
     for name, expr in step.values:
-        scope[name] = kept(evaluator.eval(expr, scope), expr, f"the value of '{name}'")
+        scope[name] = kept(evaluator.eval(expr, scope), expr, "the value of '{}'", name)
     if run.tracing:
         emit(run, step, scope, {name: scope[name] for name, _ in step.values})
 
@@ -588,13 +611,19 @@ def _field_value(fields: Mapping[str, FieldSpec], name: str, value: Any,
     if spec is None:  # a collection: its entities
         return value
     kind = type(value)
-    if kind is int and (spec.type == "int" or spec.type == "number") and (
-            -MAX_MAGNITUDE < value < MAX_MAGNITUDE):  # the common case, answered first
-        low, high = spec.minimum, spec.maximum
-        if (low is None or value >= low) and (high is None or value <= high):
-            return value
+    if kind is int and (spec.type == "int" or spec.type == "number"):  # the common case
+        number: int = value
+        if -MAX_MAGNITUDE < number < MAX_MAGNITUDE:
+            low, high = spec.minimum, spec.maximum
+            if (low is None or number >= low) and (high is None or number <= high):
+                return value
     elif kind is bool and spec.type == "bool":
         return value
+    elif kind is str and (spec.type == "str" or spec.type == "dice" or (
+            spec.type == "enum" and (spec.values is None or value in spec.values))):
+        return value
+    elif value is None and (spec.optional or spec.type == "any"):
+        return None
     return spec.check(value, step.places.get(name) or step.location,
                       f"`{KIND[type(step)]}`: the {entity.kind_name}'s", changed=True)
 
@@ -667,7 +696,7 @@ def run_call(run: Run, step: CallStep, scope: dict[str, Any]) -> None:
     args: dict[str, Any] = {}
     evaluator = run.evaluator
     for name, expr in step.args.items():
-        args[name] = kept(evaluator.eval(expr, scope), expr, f"the argument '{name}'")
+        args[name] = kept(evaluator.eval(expr, scope), expr, "the argument '{}'", name)
     result = enter(run, run.ruleset.procedures[step.procedure], args, step.location)
     if step.target:
         scope[step.target] = result
