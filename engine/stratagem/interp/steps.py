@@ -624,8 +624,11 @@ def _field_value(fields: Mapping[str, FieldSpec], name: str, value: Any,
         return value
     elif value is None and (spec.optional or spec.type == "any"):
         return None
-    return spec.check(value, step.places.get(name) or step.location,
-                      f"`{KIND[type(step)]}`: the {entity.kind_name}'s", changed=True)
+    try:  # the owner's words and the place are made only for an error (checking is pure)
+        return spec.check(value, None, "", changed=True)
+    except StratagemError:
+        return spec.check(value, step.places.get(name) or step.location,
+                          f"`{KIND[type(step)]}`: the {entity.kind_name}'s", changed=True)
 
 
 def _check_kind(step: UpdateStep, entity: Entity) -> None:
