@@ -204,6 +204,10 @@ _ABSENT = object()
 #: How deeply derived values may read other derived values being computed.
 MAX_DERIVED_DEPTH = 50
 
+#: A filtered collection of fewer items is computed whole: that is cheaper than following
+#: its items one by one (benchmarks/bench_battles.py, War Machine at 12 forces a side).
+VIEW_MIN_ITEMS = 32
+
 
 class _Cached:
     """A derived value, and whether something it read has changed since (``dirty``)."""
@@ -361,7 +365,8 @@ class Entity:
             items = scope[collection] if collection is not None else None
         finally:
             stack.pop()
-        if collection is not None and _viewable(items) and type(value) is list:
+        if type(items) is list and len(items) >= VIEW_MIN_ITEMS and _viewable(items) \
+                and type(value) is list:
             entry = self._cache[name] = _View(value, collection, items)
         elif entry is None:
             entry = self._cache[name] = _Cached(value)
@@ -588,10 +593,10 @@ def _dirty(entity: Entity, name: str, todo: list[tuple[Entity, str]], source: En
         entry.note(entity, source)
 
 
-def _viewable(items: Any) -> bool:
+def _viewable(items: list[Any]) -> bool:
     """Whether a filtered collection can follow ``items`` item by item: a list of entities,
     none twice."""
-    return type(items) is list and all(type(item) is Entity for item in items) and (
+    return all(type(item) is Entity for item in items) and (
         len({id(item) for item in items}) == len(items))
 
 
