@@ -365,8 +365,8 @@ class Entity:
             items = scope[collection] if collection is not None else None
         finally:
             stack.pop()
-        if type(items) is list and len(items) >= VIEW_MIN_ITEMS and _viewable(items) \
-                and type(value) is list:
+        if collection is not None and type(items) is list and len(items) >= VIEW_MIN_ITEMS \
+                and _viewable(items) and type(value) is list:
             entry = self._cache[name] = _View(value, collection, items)
         elif entry is None:
             entry = self._cache[name] = _Cached(value)
