@@ -8,6 +8,7 @@ expressions, so they always reflect the current state.
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -16,9 +17,10 @@ from typing import TYPE_CHECKING, Any
 from stratagem.errors import Location, StratagemError, UnknownMember, Word, a_or_an
 from stratagem.expr import SAFE_RESULT_TYPES, Expr
 from stratagem.expr.bounds import ValueTooLarge, describe_number, stored
-from stratagem.expr.compiled import read_attribute
+from stratagem.expr.compiled import MAX_COMPREHENSION_ITEMS, read_attribute
 from stratagem.model.tables import Row
 from stratagem.model.values import closest, exact, plain
+from stratagem.model.views import filtered_collection
 
 if TYPE_CHECKING:
     from stratagem.model.ruleset import Ruleset
@@ -156,6 +158,17 @@ class EntityKind:
     derived: dict[str, Expr] = field(default_factory=dict)
     location: Location | None = None
     description: str | None = None
+    #: derived name -> the child collection it filters item by item, or None (model/views.py;
+    #: filled on first use)
+    views: dict[str, str | None] = field(default_factory=dict, repr=False, compare=False)
+
+    def view(self, name: str, expr: Expr) -> str | None:
+        """The list (a child collection or another derived value) that the derived value
+        ``name`` filters item by item, if it is one."""
+        if name not in self.views:
+            lists = set(self.children) | set(self.derived) - {name}
+            self.views[name] = filtered_collection(expr.node, lists, self.member_names())
+        return self.views[name]
 
     def stated_fields(self) -> dict[str, FieldSpec]:
         """The fields army and scenario files may state (its input fields)."""
@@ -191,6 +204,10 @@ _ABSENT = object()
 #: How deeply derived values may read other derived values being computed.
 MAX_DERIVED_DEPTH = 50
 
+#: A filtered collection of fewer items is computed whole: that is cheaper than following
+#: its items one by one (benchmarks/bench_battles.py, War Machine at 12 forces a side).
+VIEW_MIN_ITEMS = 32
+
 
 class _Cached:
     """A derived value, and whether something it read has changed since (``dirty``)."""
@@ -202,6 +219,57 @@ class _Cached:
         self.dirty = dirty
         #: whether copies may share the value as it is (it holds no entity); None: not known
         self.shared: bool | None = None
+
+
+class _View(_Cached):
+    """A filtered collection (model/views.py), and what keeps it up to date item by item:
+    the collection's name and list, each item's place in it (the first ``known`` items),
+    the items in the value, and the items whose condition may have changed since it was
+    computed (None: compute it whole)."""
+
+    __slots__ = ("inside", "items", "known", "name", "order", "pending")
+
+    def __init__(self, value: list[Any], name: str, items: list[Any]) -> None:
+        super().__init__(value)
+        self.name = name
+        self.items = items
+        self.known = len(items)
+        self.order = {id(item): i for i, item in enumerate(items)}
+        self.inside = {id(item) for item in value}
+        self.pending: dict[Entity, None] | None = {}
+
+    def note(self, owner: Entity, source: Entity) -> None:
+        """A member of ``source`` changed: if it is an item, that item's condition is
+        evaluated again; anything else (``owner`` itself) and the value is computed whole."""
+        if self.pending is not None:
+            if source is owner:
+                self.pending = None
+            else:
+                self.pending[source] = None
+
+
+class _Only(Mapping[str, Any]):
+    """An entity's names, but its collection ``name`` holds ``only``: a filtered
+    collection's comprehension evaluated for one item."""
+
+    __slots__ = ("name", "only", "scope")
+
+    def __init__(self, scope: Mapping[str, Any], name: str) -> None:
+        self.scope = scope
+        self.name = name
+        self.only: list[Any] = []
+
+    def __getitem__(self, name: str) -> Any:
+        return self.only if name == self.name else self.scope[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name == self.name or name in self.scope
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.scope)
+
+    def __len__(self) -> int:
+        return len(self.scope)
 
 
 class Entity:
@@ -290,33 +358,43 @@ class Entity:
             scope = self._scope
             if scope is None:
                 scope = self._scope = EntityScope(self)
+            if type(entry) is _View and _refresh(self, expr, entry, scope):
+                return entry
             value = self._rs.evaluator.eval(expr, scope)
+            collection = self._kind.view(name, expr)
+            items = scope[collection] if collection is not None else None
         finally:
             stack.pop()
-        if entry is None:
+        if collection is not None and type(items) is list and len(items) >= VIEW_MIN_ITEMS \
+                and _viewable(items) and type(value) is list:
+            entry = self._cache[name] = _View(value, collection, items)
+        elif entry is None:
             entry = self._cache[name] = _Cached(value)
         else:
             entry.value = value
             entry.dirty = False
         return entry
 
-    def _changed(self, fields: list[str]) -> None:
+    def _changed(self, fields: list[str], source: Entity | None = None) -> None:
         """Fields of this entity changed: the derived values that read them, and those that
         read these, are dirty. A copy of a scenario's template also follows the template's
         dependents (the values it inherited were computed there). (Marking is the same in
-        any order: a value once dirty stays so until it is read.)"""
+        any order: a value once dirty stays so until it is read.) Each value marked is told
+        whose member changed — the entity the marking reached it from; for ``fields``,
+        ``source`` (the child added to a collection) or this entity — which a filtered
+        collection needs (:class:`_View`)."""
         twins = self._w.twins
         todo: list[tuple[Entity, str]] = []
         tpl = self._tpl
         own = self._deps
         inherited = tpl._deps if tpl is not None else None
         for name in fields:
-            _mark_readers(own, inherited, name, twins, todo)
+            _mark_readers(own, inherited, name, twins, todo, source or self)
         while todo:
             owner, name = todo.pop()
             tpl = owner._tpl
             _mark_readers(owner._vdeps, tpl._vdeps if tpl is not None else None, name, twins,
-                          todo)
+                          todo, owner)
 
     def _inherit(self, name: str) -> _Cached | None:
         """The template's cached value, for this copy. It is clean unless something it read
@@ -373,7 +451,7 @@ class Entity:
         for entity in child.walk():
             entity._w = self._w
         self._f[collection].append(child)
-        self._changed([collection])
+        self._changed([collection], child)
 
     def root(self) -> Entity:
         node = self
@@ -482,22 +560,23 @@ Readers = dict[str, set[tuple[Entity, str]]]
 
 
 def _mark_readers(own: Readers, template: Readers | None, key: str, twins: dict[int, Entity],
-                  todo: list[tuple[Entity, str]]) -> None:
-    """Mark dirty the cached values that read ``key`` (the entity's own readers, and the
-    copies of its template's), and queue them so that their own readers are too."""
+                  todo: list[tuple[Entity, str]], source: Entity) -> None:
+    """Mark dirty the cached values that read ``key`` of ``source`` (the entity's own
+    readers, and the copies of its template's), and queue them so that their own readers
+    are too."""
     dependents = own.get(key)
     if dependents:
         for entity, name in dependents:
-            _dirty(entity, name, todo)
+            _dirty(entity, name, todo, source)
     dependents = template.get(key) if template is not None else None
     if dependents:
         for original, name in dependents:
             twin = twins.get(id(original))
             if twin is not None:
-                _dirty(twin, name, todo)
+                _dirty(twin, name, todo, source)
 
 
-def _dirty(entity: Entity, name: str, todo: list[tuple[Entity, str]]) -> None:
+def _dirty(entity: Entity, name: str, todo: list[tuple[Entity, str]], source: Entity) -> None:
     entry = entity._cache.get(name)
     if entry is None:
         # Not inherited yet: when it is, it must be computed again.
@@ -506,7 +585,63 @@ def _dirty(entity: Entity, name: str, todo: list[tuple[Entity, str]]) -> None:
             todo.append((entity, name))
     elif not entry.dirty:
         entry.dirty = True
+        if type(entry) is _View:
+            entry.pending = {}
+            entry.note(entity, source)
         todo.append((entity, name))
+    elif type(entry) is _View:
+        entry.note(entity, source)
+
+
+def _viewable(items: list[Any]) -> bool:
+    """Whether a filtered collection can follow ``items`` item by item: a list of entities,
+    none twice."""
+    return all(type(item) is Entity for item in items) and (
+        len({id(item) for item in items}) == len(items))
+
+
+def _refresh(entity: Entity, expr: Expr, entry: _View, scope: Mapping[str, Any]) -> bool:
+    """Bring a filtered collection up to date item by item: the condition of each item
+    that changed, and of each item added since, is evaluated again (in the collection's
+    order), and the item enters or leaves the list in its place. False, having changed
+    nothing, if the value must be computed whole: the collection was replaced, or
+    something else than its items changed."""
+    pending = entry.pending
+    items = entry.items
+    if pending is None or scope[entry.name] is not items or len(items) > MAX_COMPREHENSION_ITEMS:
+        return False
+    order = entry.order
+    added = items[entry.known:]
+    if any(id(item) in order for item in added):
+        return False  # an item twice in the collection
+    for i, item in enumerate(added, entry.known):
+        order[id(item)] = i
+        pending[item] = None
+    entry.known = len(items)
+    if any(id(item) not in order for item in pending):
+        return False
+    one = _Only(scope, entry.name)
+    evaluate = entity._rs.evaluator.eval
+    inside = entry.inside
+    value: list[Any] | None = None
+    for item in sorted(pending, key=lambda e: order[id(e)]):
+        one.only = [item]
+        keep = bool(evaluate(expr, one))
+        if keep == (id(item) in inside):
+            continue
+        if value is None:
+            value = list(entry.value)
+        if keep:
+            inside.add(id(item))
+            insort(value, item, key=lambda e: order[id(e)])
+        else:
+            inside.discard(id(item))
+            value.remove(item)
+    if value is not None:
+        entry.value = value
+    entry.dirty = False
+    entry.pending = {}
+    return True
 
 
 def _holds_entity(value: Any) -> bool:

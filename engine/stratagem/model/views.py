@@ -1,0 +1,61 @@
+"""Derived values kept up to date item by item: *filtered collections*.
+
+A derived value of the form ``[f for f in forces if <condition of f>]`` — one of the
+entity's child collections (or another of its derived lists), filtered by a condition that
+reads only members of the item itself (``f.location == 'rout'``, ``f.on_field and f.count
+> 0``) and constants — is what most rules keep about a side: the forces still on the
+field, those routed. Computed again from the start after every change of one force, it
+costs as many steps as the side has forces, after every engagement: a battle of n forces a
+side then takes n² steps. The entity keeps such a value item by item instead
+(`entities.py`, ``_View``): when a force changes, only that force's condition is evaluated
+again, and the force enters or leaves the list in its place. The value is the list the
+comprehension gives, in the same order (a new list whenever it changes: a list once read
+never changes).
+
+A condition that reads anything else (a field of the entity itself, another entity through
+the item, a function's result) is not kept so: the value is computed whole, as before. The
+item-by-item update is exact only because every change that can alter an item's condition
+reaches the value through that item.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable
+
+#: The syntax a condition may use: comparisons, truth operators, arithmetic, literals, the
+#: item's members and constants. No call (a function could read other entities), no
+#: subscript, no comprehension.
+_ALLOWED = (ast.BoolOp, ast.And, ast.Or, ast.UnaryOp, ast.Not, ast.USub, ast.UAdd,
+            ast.Compare, ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.In,
+            ast.NotIn, ast.Is, ast.IsNot, ast.BinOp, ast.Add, ast.Sub, ast.Mult, ast.Div,
+            ast.FloorDiv, ast.Mod, ast.IfExp, ast.Constant, ast.Tuple, ast.List, ast.Name,
+            ast.Attribute, ast.Load)
+
+
+def filtered_collection(node: ast.AST, lists: Iterable[str],
+                        members: Iterable[str]) -> str | None:
+    """The list (one of ``lists``: the entity's collections and other derived values) that
+    the derived value ``node`` filters, if it is ``[x for x in LIST if CONDITION]`` with a
+    condition that reads nothing but members of ``x`` (``x.name``) and constants; else None.
+    ``members`` are the names of the entity's own members, which a bare name would read
+    (refused)."""
+    if not isinstance(node, ast.ListComp) or len(node.generators) != 1:
+        return None
+    loop = node.generators[0]
+    if not (isinstance(loop.target, ast.Name) and isinstance(loop.iter, ast.Name)
+            and isinstance(node.elt, ast.Name) and node.elt.id == loop.target.id
+            and loop.iter.id in set(lists) and loop.ifs and not loop.is_async):
+        return None
+    item = loop.target.id
+    own = set(members) | {"self", "parent", "battle", "kind"}
+    for condition in loop.ifs:
+        for part in ast.walk(condition):
+            if not isinstance(part, _ALLOWED):
+                return None
+            if isinstance(part, ast.Attribute) and not (
+                    isinstance(part.value, ast.Name) and part.value.id == item):
+                return None
+            if isinstance(part, ast.Name) and part.id != item and part.id in own:
+                return None
+    return loop.iter.id

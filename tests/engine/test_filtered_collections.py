@@ -1,0 +1,145 @@
+"""Filtered collections kept item by item (model/views.py, docs/ruleset-reference.md,
+«Derived values»): a derived `[x for x in LIST if <members of x>]` follows each item's
+change instead of being computed whole, and always equals the comprehension."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from stratagem.compile.ruleset import compile_ruleset
+from stratagem.loader.yamlio import load_yaml
+from stratagem.model.entities import VIEW_MIN_ITEMS
+
+#: units enough for the side's filtered collections to be kept item by item
+COUNTS = [(7 * i) % 20 for i in range(VIEW_MIN_ITEMS + 8)]
+
+RULESET = """\
+kind: ruleset
+id: views
+constants: {low: 10}
+entities:
+  battle:
+    children: {sides: side}
+  side:
+    fields: {cut: {type: int, default: 5}}
+    children: {units: unit}
+    derived:
+      standing: "[u for u in units if u.up]"
+      hurt: "[u for u in units if 0 < u.count < low]"
+      by_count: "sorted(standing, key='count')"
+      flagged_by_count: "[u for u in by_count if u.flag and not u.gone]"
+      above_cut: "[u for u in units if u.count > cut]"
+      strong: "[u for u in units if u.count > 2 * len(units)]"
+      chained: "[u for u in units if u.parent.cut > 0]"
+  unit:
+    fields:
+      count: {type: int, default: 0}
+      flag: {type: bool, default: false}
+      gone: {type: bool, default: false}
+    derived:
+      up: "count > 0 and not gone"
+entry: {battle: fight}
+procedures:
+  fight:
+    steps: []
+"""
+
+#: what each derived value of the side is, worked out in Python from the fields
+ORACLE = {
+    "standing": lambda s: [u for u in s._f["units"] if u._f["count"] > 0 and not u._f["gone"]],
+    "hurt": lambda s: [u for u in s._f["units"] if 0 < u._f["count"] < 10],
+    "flagged_by_count": lambda s: [
+        u for u in sorted(ORACLE["standing"](s), key=lambda u: u._f["count"])
+        if u._f["flag"] and not u._f["gone"]],
+    "above_cut": lambda s: [u for u in s._f["units"] if u._f["count"] > s._f["cut"]],
+    "strong": lambda s: [u for u in s._f["units"] if u._f["count"] > 2 * len(s._f["units"])],
+}
+
+
+@pytest.fixture(params=["compiled", "simpleeval"])
+def ruleset(request, monkeypatch):
+    monkeypatch.setenv("STRATAGEM_EVALUATOR", request.param)
+    return compile_ruleset(load_yaml("views.yaml", text=RULESET))
+
+
+def _battle(ruleset, counts):
+    root = ruleset.new_entity(ruleset.kinds["battle"], {}, None)
+    side = ruleset.new_entity(ruleset.kinds["side"], {}, root)
+    root._f["sides"].append(side)
+    for count in counts:
+        side._f["units"].append(ruleset.new_entity(ruleset.kinds["unit"], {"count": count}, side))
+    return root, side
+
+
+def test_only_a_filter_by_the_items_own_members_is_kept_item_by_item(ruleset):
+    side = ruleset.kinds["side"]
+    views = {name: side.view(name, expr) for name, expr in side.derived.items()}
+    assert views == {
+        "standing": "units", "hurt": "units", "flagged_by_count": "by_count",
+        "by_count": None,      # not a filter
+        "above_cut": None,     # reads the side's own field: computed whole
+        "strong": None,        # calls a function (of the whole collection)
+        "chained": None,       # reads through the item to another entity
+    }
+
+
+def _check(side):
+    for name, oracle in ORACLE.items():
+        assert side.member(name) == oracle(side), name
+
+
+def _churn(ruleset, root, side, rng, steps=300):
+    for _ in range(steps):
+        units = side._f["units"]
+        move = rng.random()
+        unit = rng.choice(units) if units else None
+        if move < 0.5 and unit is not None:
+            unit.set("count", rng.randrange(0, 20))
+        elif move < 0.65 and unit is not None:
+            unit.set("flag", not unit._f["flag"])
+        elif move < 0.75 and unit is not None:
+            unit.set("gone", not unit._f["gone"])
+        elif move < 0.9:  # a new unit, as `create` adds it
+            child = ruleset.new_entity(ruleset.kinds["unit"], {"count": rng.randrange(0, 20)},
+                                       side)
+            side.adopt("units", child)
+        elif move < 0.95 and units:  # the collection replaced, as `remove` does
+            side.set("units", [u for u in units if u is not unit])
+        else:
+            side.set("cut", rng.randrange(0, 20))
+        if rng.random() < 0.7:  # read now and then, so that changes pile up in between
+            _check(side)
+    _check(side)
+
+
+def test_kept_values_equal_the_comprehension_through_every_kind_of_change(ruleset):
+    for seed in range(5):
+        root, side = _battle(ruleset, COUNTS)
+        _check(side)
+        assert {name for name, entry in side._cache.items() if type(entry).__name__ == "_View"} \
+            == {"standing", "hurt", "flagged_by_count"}
+        _churn(ruleset, root, side, random.Random(seed))
+
+
+def test_a_battles_copy_keeps_its_values_item_by_item_and_the_template_never_changes(ruleset):
+    template, tside = _battle(ruleset, COUNTS)
+    template.warm()
+    template.freeze()
+    before = {name: list(tside.member(name)) for name in ORACLE}
+    for seed in range(3):
+        copy = template.clone()
+        _churn(ruleset, copy, copy._f["sides"][0], random.Random(seed))
+    assert {name: tside.member(name) for name in ORACLE} == before
+
+
+def test_a_list_once_read_never_changes_afterwards(ruleset):
+    # A step may hold a value (a `for_each` walks it while its body changes the units).
+    _, side = _battle(ruleset, [3, 5, 8] * VIEW_MIN_ITEMS)
+    held = side.standing
+    copy = list(held)
+    side._f["units"][1].set("count", 0)
+    side.adopt("units", ruleset.new_entity(ruleset.kinds["unit"], {"count": 4}, side))
+    assert [u.count for u in side.standing] == [3, 8] + [3, 5, 8] * (VIEW_MIN_ITEMS - 1) + [4]
+    assert held == copy
