@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any
+from typing import Any, Final
 
 from stratagem.compile.checks import check_ruleset
 from stratagem.compile.compiler import Compiler, compile_derived, compile_kinds, compile_tables
@@ -212,8 +212,8 @@ def _compile_formulas(c: Compiler, formulas: Mapping[str, Any]) -> dict[str, tup
 
 
 #: Argument types whose values fully determine a formula's result (no entity state).
-_PLAIN_ARGS = frozenset({int, float, str, bool, type(None), Fraction})
-_MEMO_SIZE = 4096
+_PLAIN_ARGS: Final = frozenset({int, float, str, bool, type(None), Fraction})
+_MEMO_SIZE: Final = 4096
 
 
 def _install_formulas(rs: Ruleset, formulas: Mapping[str, tuple[list[str], Expr]]) -> None:

@@ -22,21 +22,21 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any
+from typing import Any, Final
 
 from stratagem.errors import LimitError
 
 #: Digits of a number an operator may make (Python writes out at most 4,300).
-MAX_DIGITS = 1000
-_INT_BOUND = 10**MAX_DIGITS
+MAX_DIGITS: Final = 1000
+_INT_BOUND: Final = 10**MAX_DIGITS
 #: The longest text or list `+` and `*` make.
-MAX_LENGTH = 100_000
+MAX_LENGTH: Final = 100_000
 #: Items one value holds, nested lists and text counted in full.
-MAX_CELLS = 1_000_000
+MAX_CELLS: Final = 1_000_000
 #: Numbers a battle keeps (a field, a `set` name) stay below this in size.
-MAX_MAGNITUDE = 10**18
+MAX_MAGNITUDE: Final = 10**18
 #: Evaluation work of one battle unless its limits say otherwise (``limits.max_work``).
-DEFAULT_WORK = 10_000_000
+DEFAULT_WORK: Final = 10_000_000
 
 
 class ValueTooLarge(LimitError):
@@ -149,11 +149,11 @@ def _check_numbers(items: Any) -> None:
             raise _refused(v)
 
 
-_CONTAINERS = frozenset({list, tuple, dict})
-_NUMBERS = frozenset({int, float, Fraction, complex})
-_HOLDERS = frozenset({list, tuple, dict, str})
+_CONTAINERS: Final = frozenset({list, tuple, dict})
+_NUMBERS: Final = frozenset({int, float, Fraction, complex})
+_HOLDERS: Final = frozenset({list, tuple, dict, str})
 #: Lists within lists a kept value may nest (it is written out, and read back, so deep).
-MAX_NESTING = 50
+MAX_NESTING: Final = 50
 
 
 def check_cells(value: Any) -> Any:
@@ -166,7 +166,7 @@ def check_cells(value: Any) -> Any:
 
 
 #: Values :func:`stored` passes at once.
-_PLAIN = frozenset({bool, str, type(None)})
+_PLAIN: Final = frozenset({bool, str, type(None)})
 
 
 def stored(value: Any) -> Any:

@@ -30,7 +30,7 @@ import ast
 import copy
 from collections.abc import Callable, Collection, Mapping
 from fractions import Fraction
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -41,7 +41,7 @@ from stratagem.expr.bounds import METER
 SAFE_RESULT_TYPES: set[type] = {int, float, str, bool, type(None), Fraction}
 
 #: Items all the comprehensions of one evaluation may walk through together.
-MAX_COMPREHENSION_ITEMS = 10_000
+MAX_COMPREHENSION_ITEMS: Final = 10_000
 
 class MethodRefused(Exception):
     """An expression read a method (it could change the state if called)."""

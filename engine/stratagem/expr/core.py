@@ -16,7 +16,7 @@ import os
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 from simpleeval import (
@@ -54,13 +54,13 @@ LITERALS: dict[str, Any] = {
     "None": None,
 }
 
-MAX_EXPRESSION_LENGTH = 2000
-MAX_POWER = 1000
-MAX_DEPTH = 50  # expressions evaluated inside one another (simpleeval)
+MAX_EXPRESSION_LENGTH: Final = 2000
+MAX_POWER: Final = 1000
+MAX_DEPTH: Final = 50  # expressions evaluated inside one another (simpleeval)
 #: Operators and calls nested in one expression (a sum of 1,000 terms nests 1,000 deep):
 #: far below Python's own stack, whatever compiles or walks the tree.
-MAX_NESTING = 100
-LARGE = 10**9  # what ratio(a, 0) answers: "infinitely many times more"
+MAX_NESTING: Final = 100
+LARGE: Final = 10**9  # what ratio(a, 0) answers: "infinitely many times more"
 
 
 class ExpressionError(StratagemError):
@@ -76,8 +76,8 @@ def _safe_power(a: Any, b: Any) -> Any:
 
 
 #: Types ``+`` and ``*`` combine with no bound to check.
-_NUMBERS = frozenset({int, float, Fraction})
-_SEQUENCES = frozenset({list, tuple, str})
+_NUMBERS: Final = frozenset({int, float, Fraction})
+_SEQUENCES: Final = frozenset({list, tuple, str})
 
 
 def _add(a: Any, b: Any) -> Any:
@@ -255,7 +255,7 @@ def _check_field(key: Any, function: str, example: str) -> None:
 #: The work a group of ``group_by`` counts for: its list and its entry in the map weigh
 #: about as much as this many items of a list (a comprehension keeping many maps of many
 #: groups stops at ``limits.max_work`` before it fills the memory).
-GROUP_WEIGHT = 8
+GROUP_WEIGHT: Final = 8
 
 
 def _grouping_with(read: Callable[[Any, str], Any]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Final
 
 from stratagem.errors import LimitError
 from stratagem.expr.bounds import METER
@@ -17,7 +17,7 @@ from stratagem.model.ruleset import Ruleset
 from stratagem.model.steps import KIND, Step
 
 #: Steps between two looks at the clock (``--max-seconds``) and at ``limits.max_steps``.
-CHECK_EVERY = 1000
+CHECK_EVERY: Final = 1000
 
 
 class BreakLoop(Exception):

@@ -10,7 +10,7 @@ stops with the decision, its subject, the seed, the moment and the options, and
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any, Final, TYPE_CHECKING
 
 from stratagem.errors import LimitError, StratagemError, Term
 from stratagem.expr import Expr
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from stratagem.interp.context import Run
 
 #: The longest range a policy may read as `options`.
-MAX_OPTIONS = 10_000
+MAX_OPTIONS: Final = 10_000
 
 
 class Decisions:

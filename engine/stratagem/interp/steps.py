@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 import numbers
 from collections.abc import Callable, Mapping
-from typing import Any, NoReturn
+from typing import Any, Final, NoReturn
 
 from mypy_extensions import mypyc_attr
 
@@ -263,10 +263,10 @@ def kept(value: Any, expr: Expr | None, what: str, name: str | None = None) -> A
 
 
 #: `add:` adds as `+` in an expression does (bounded for text and lists)
-_ADD = OPERATORS[ast.Add]
+_ADD: Final = OPERATORS[ast.Add]
 
 #: What :func:`kept` passes without a look (the common values of a battle).
-KEPT_AS_IT_IS = frozenset({bool, str, type(None), Entity, Label})
+KEPT_AS_IT_IS: Final = frozenset({bool, str, type(None), Entity, Label})
 
 
 def run_set(run: Run, step: SetStep, scope: dict[str, Any]) -> None:
@@ -773,7 +773,7 @@ def run_remove(run: Run, step: RemoveStep, scope: dict[str, Any]) -> None:
 SAFE_RESULT_TYPES.update({CheckResult, ContestResult, Label})
 
 #: step-record type -> the function that runs it
-RUN: dict[type, Callable[[Run, Any, dict[str, Any]], None]] = {
+RUN: Final[dict[type, Callable[[Run, Any, dict[str, Any]], None]]] = {
     SetStep: run_set, RollStep: run_roll, CheckStep: run_check, ContestStep: run_contest,
     LookupStep: run_lookup, ForEachStep: run_for_each, IfStep: run_if, RepeatStep: run_repeat,
     DecideStep: run_decide, UpdateStep: run_update, CreateStep: run_create, EmitStep: run_emit,

@@ -12,7 +12,7 @@ from bisect import insort
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any, Final, TYPE_CHECKING
 
 from stratagem.errors import Location, StratagemError, UnknownMember, Word, a_or_an
 from stratagem.expr import SAFE_RESULT_TYPES, Expr
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from stratagem.model.ruleset import Ruleset
 
 #: Names an entity answers besides its fields; fields may not use them.
-RESERVED = frozenset({"self", "parent", "battle", "kind", "children"})
+RESERVED: Final = frozenset({"self", "parent", "battle", "kind", "children"})
 
 TYPES = ("int", "number", "bool", "str", "enum", "list", "dice", "any")
 
@@ -199,14 +199,14 @@ class World:
         self.frozen = False
 
 
-_ABSENT = object()
+_ABSENT: Final = object()
 
 #: How deeply derived values may read other derived values being computed.
-MAX_DERIVED_DEPTH = 50
+MAX_DERIVED_DEPTH: Final = 50
 
 #: A filtered collection of fewer items is computed whole: that is cheaper than following
 #: its items one by one (benchmarks/bench_battles.py, War Machine at 12 forces a side).
-VIEW_MIN_ITEMS = 32
+VIEW_MIN_ITEMS: Final = 32
 
 
 class _Cached:
@@ -729,7 +729,7 @@ def _shareable(cached: _Cached) -> bool:
     return cached.shared
 
 
-_SCOPE_NAMES = frozenset({"self", "parent", "battle"})
+_SCOPE_NAMES: Final = frozenset({"self", "parent", "battle"})
 
 
 class EntityScope(Mapping[str, Any]):

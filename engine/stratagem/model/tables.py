@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, Final
 
 from stratagem.errors import Location, StratagemError, UnknownMember
 from stratagem.expr import SAFE_RESULT_TYPES
@@ -19,7 +19,7 @@ MATCHES = ("exact", "range", "threshold", "keys")
 
 #: Keys of a range or threshold table whose row is remembered once found (a battle's ratios
 #: take many values: without a bound, thousands of battles would grow the index for ever).
-MAX_REMEMBERED = 4096
+MAX_REMEMBERED: Final = 4096
 
 
 class Row:
