@@ -21,8 +21,9 @@ alone (an older engine may refuse a newer ruleset: then use the older one's, whi
 rewritten in the newer syntax where it changed without changing a battle: upgrade_rules).
 
 On a machine busy with other work, `--instructions` counts instructions instead of
-seconds (valgrind's callgrind, run with N battles and with none: the difference over N),
-the same count on every run, whatever else the machine is doing; one round suffices.
+seconds (valgrind's callgrind, run with 20 + N battles and with 20: the difference over N,
+the cost of a battle once the process is warm), the same count on every run, whatever else
+the machine is doing; one round suffices.
 """
 
 from __future__ import annotations
@@ -157,10 +158,17 @@ def ms_per_battle(tree: Path, scenario: str, n: int) -> tuple[str, float]:
     return build, float(ms)
 
 
+#: Battles fought before counting: a process's first battles also compile expressions
+#: and fill the formulas' memory (GURPS: about twice a later battle's instructions).
+WARM = 20
+
+
 def instructions_per_battle(tree: Path, scenario: str, n: int) -> tuple[str, float]:
-    """Which engine ran, and the millions of instructions a battle takes."""
+    """Which engine ran, and the millions of instructions a battle takes once the process
+    is warm (battles WARM+1 to WARM+n: the run with WARM+n battles less the run with
+    WARM)."""
     counts = []
-    for battles in (0, n):
+    for battles in (WARM, WARM + n):
         with tempfile.TemporaryDirectory() as tmp:
             done = child(tree, scenario, battles, [
                 "valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/out"])
