@@ -75,7 +75,7 @@ def _battle(ruleset, counts):
 
 def test_only_a_filter_by_the_items_own_members_is_kept_item_by_item(ruleset):
     side = ruleset.kinds["side"]
-    views = {name: side.view(name, expr) for name, expr in side.derived.items()}
+    views = {name: side.views.get(name) for name in side.derived}
     assert views == {
         "standing": "units", "hurt": "units", "flagged_by_count": "by_count",
         "by_count": None,      # not a filter

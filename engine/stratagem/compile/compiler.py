@@ -25,6 +25,7 @@ from stratagem.model.entities import RESERVED, TYPES, EntityKind, FieldSpec
 from stratagem.model.steps import Block, Dice, Step, block
 from stratagem.model.tables import MATCHES, Row, Table
 from stratagem.model.values import closest, exact, where
+from stratagem.model.views import filtered_collection
 
 if TYPE_CHECKING:
     from stratagem.model.steps import DecideStep
@@ -355,6 +356,11 @@ def compile_derived(c: Compiler, doc: Mapping[str, Any], kinds: dict[str, Entity
                             c.where(derived, dname),
                             key="compile.field_and_derived", field=dname, kind=name)
                 kind.derived[str(dname)] = c.expr(derived, dname)
+        for dname, expr in kind.derived.items():
+            lists = set(kind.children) | set(kind.derived) - {dname}
+            collection = filtered_collection(expr.node, lists, kind.member_names())
+            if collection is not None:
+                kind.views[dname] = collection
 
 
 def compile_enums(c: Compiler, doc: Mapping[str, Any]) -> dict[str, tuple[str, ...]]:

@@ -300,6 +300,10 @@ def _grouping_with(read: Callable[[Any, str], Any]
     return group_by, unique
 
 
+#: group_by() and unique() reading fields as compiled expressions do
+_GROUPING: Final = _grouping_with(compiled.read_attribute)
+
+
 def _reversed(xs: Iterable[Any]) -> list[Any]:
     items = list(xs)
     METER.charge(len(items))
@@ -364,8 +368,8 @@ BASE_FUNCTIONS: dict[str, Callable[..., Any]] = {
     "bool": bool,
     "range": lambda *a: range(*a) if len(range(*a)) <= MAX_LENGTH else _too_long(),
     "sorted": _sorted_with(compiled.read_attribute),
-    "group_by": _grouping_with(compiled.read_attribute)[0],
-    "unique": _grouping_with(compiled.read_attribute)[1],
+    "group_by": _GROUPING[0],
+    "unique": _GROUPING[1],
     "reversed": _reversed,
     "floor": round_down,
     "ceil": round_up,

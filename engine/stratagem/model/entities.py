@@ -20,7 +20,6 @@ from stratagem.expr.bounds import ValueTooLarge, describe_number, stored
 from stratagem.expr.compiled import MAX_COMPREHENSION_ITEMS, read_attribute
 from stratagem.model.tables import Row
 from stratagem.model.values import closest, exact, plain
-from stratagem.model.views import filtered_collection
 
 if TYPE_CHECKING:
     from stratagem.model.ruleset import Ruleset
@@ -158,17 +157,9 @@ class EntityKind:
     derived: dict[str, Expr] = field(default_factory=dict)
     location: Location | None = None
     description: str | None = None
-    #: derived name -> the child collection it filters item by item, or None (model/views.py;
-    #: filled on first use)
-    views: dict[str, str | None] = field(default_factory=dict, repr=False, compare=False)
-
-    def view(self, name: str, expr: Expr) -> str | None:
-        """The list (a child collection or another derived value) that the derived value
-        ``name`` filters item by item, if it is one."""
-        if name not in self.views:
-            lists = set(self.children) | set(self.derived) - {name}
-            self.views[name] = filtered_collection(expr.node, lists, self.member_names())
-        return self.views[name]
+    #: derived name -> the list (a child collection or another derived value) it filters
+    #: item by item (model/views.py; worked out when the ruleset is compiled)
+    views: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
 
     def stated_fields(self) -> dict[str, FieldSpec]:
         """The fields army and scenario files may state (its input fields)."""
@@ -205,7 +196,8 @@ _ABSENT: Final = object()
 MAX_DERIVED_DEPTH: Final = 50
 
 #: A filtered collection of fewer items is computed whole: that is cheaper than following
-#: its items one by one (benchmarks/bench_battles.py, War Machine at 12 forces a side).
+#: its items one by one (measured with benchmarks/bench_battles.py on the shipped 12 v 12
+#: scenarios).
 VIEW_MIN_ITEMS: Final = 32
 
 
@@ -361,7 +353,7 @@ class Entity:
             if type(entry) is _View and _refresh(self, expr, entry, scope):
                 return entry
             value = self._rs.evaluator.eval(expr, scope)
-            collection = self._kind.view(name, expr)
+            collection = self._kind.views.get(name)
             items = scope[collection] if collection is not None else None
         finally:
             stack.pop()
