@@ -178,7 +178,8 @@ def test_a_runtime_error_reads_the_same_through_both_backends(case, tmp_path):
 # -- what the generated code is made of ----------------------------------------------------
 #: Every name the generated code uses that is not made from an index.
 FIXED_NAMES = {"r", "s", "o", "d", "x", "emit", "note", "round_end", "endless", "items",
-               "deep", "passes", "kept", "enumerate", "len", "bool", "Exception", "None"}
+               "deep", "passes", "kept", "enumerate", "len", "bool", "Exception", "None",
+               "checked", "added", "field", "overlay"}
 FIXED_TEXT = {"condition", "value", "in", "count", "round", "heading", "passes",
               "procedure", "result", "quiet"}
 MANGLED = re.compile(r"[ptekgfv][0-9]+")
@@ -208,7 +209,10 @@ def test_the_code_is_made_of_the_writers_names_and_no_text_of_a_file(path):
                     assert node.attr in {"steps", "max_steps", "checkpoint", "root",
                                          "procedure", "depth", "limits", "max_rounds",
                                          "max_call_depth", "location", "record", "heading",
-                                         "evaluator", "failure", "text"}, node.attr
+                                         "evaluator", "failure", "text",
+                                         # `update`: the entity's kind, and the change
+                                         "_kind", "name", "kinds", "fields", "update",
+                                         }, node.attr
             if not tracing:
                 assert not re.search(r"\b(note|emit|round_end|record)\(", source), \
                     f"{name}: trace calls in the code for runs without a trace"

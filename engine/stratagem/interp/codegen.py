@@ -41,6 +41,8 @@ from stratagem.interp.context import Run
 from stratagem.interp.steps import (
     KEPT_AS_IT_IS,
     RUN,
+    EntityOverlay,
+    added_to,
     emit,
     endless,
     kept,
@@ -50,6 +52,8 @@ from stratagem.interp.steps import (
     round_end,
     run_procedure,
     too_deep,
+    field_value,
+    update_check,
 )
 from stratagem.model.ruleset import Ruleset
 from stratagem.model.steps import (
@@ -63,7 +67,9 @@ from stratagem.model.steps import (
     ReturnStep,
     SetStep,
     Step,
+    UpdateStep,
 )
+from stratagem.model.entities import Entity
 
 #: The back-ends: ``generated`` (the default of the sources) runs the procedures as
 #: generated Python functions, ``interpreter`` runs their step records (the reference, and
@@ -184,7 +190,9 @@ class _Writer:
         #: the loops around the step being written: (record, its pass counter or None)
         self.loops: list[tuple[Step, str | None]] = []
         self.ns.update(emit=emit, note=note, round_end=round_end, endless=endless,
-                       items=loop_items, deep=too_deep, passes=passes, kept=kept)
+                       items=loop_items, deep=too_deep, passes=passes, kept=kept,
+                       checked=update_check, added=added_to, field=field_value,
+                       overlay=EntityOverlay)
 
     # -- names ----------------------------------------------------------------------------
     def value(self, value: Any, prefix: str = "k") -> str:
@@ -216,7 +224,7 @@ class _Writer:
         self._count += 1
         return f"v{self._count}"
 
-    def expr(self, expr: Expr, depth: int) -> str:
+    def expr(self, expr: Expr, depth: int, scope: str = "s") -> str:
         """Python code that reads the value of ``expr`` in the scope ``s``: a constant, or a
         temporary that the lines written here at ``depth`` compute. The expression's
         compiled function (``Evaluator.function``, made on its first call) is called
@@ -225,16 +233,16 @@ class _Writer:
             return self.value(expr.constant)
         record = self.value(expr, "e")
         if self.ruleset.evaluator.mode != "compiled":
-            return f"r.evaluator.eval({record}, s)"
+            return f"r.evaluator.eval({record}, {scope})"
         function = self._names.get(("f", id(expr)))
         if function is None:
             function = self._names[("f", id(expr))] = f"f{record[1:]}"
             self.ns[function] = _first_call(self.ns, function, self.ruleset.evaluator, expr)
         value = self.temp()
         self.line(depth, "try:")
-        self.line(depth + 1, f"{value} = {function}(s)")
+        self.line(depth + 1, f"{value} = {function}({scope})")
         self.line(depth, "except Exception as x:")
-        self.line(depth + 1, f"raise r.evaluator.failure(x, {record}, s) from None")
+        self.line(depth + 1, f"raise r.evaluator.failure(x, {record}, {scope}) from None")
         return value
 
     # -- writing --------------------------------------------------------------------------
@@ -410,11 +418,49 @@ class _Writer:
                              f"'result': {result}}})")
         return True
 
+    def update(self, step: UpdateStep, depth: int) -> bool:
+        """`update` without a trace: as ``run_update`` does it, each field's value checked
+        by the same helpers (with a trace, the runner records the changes)."""
+        if self.tracing:
+            return False
+        assert step.entity is not None
+        record = self.value(step, "t")
+        target, entity, new = self.temp(), self.temp(), self.temp()
+        self.line(depth, f"{target} = {self.expr(step.entity, depth)}")
+        self.line(depth, f"for {entity} in {target} if {self.value(isinstance, 'g')}({target}, "
+                         f"{self.value((list, tuple), 'g')}) else ({target},):")
+        inner = depth + 1
+        self.line(inner, f"if {self.value(type, 'g')}({entity}) is not {self.value(Entity, 'g')} or "
+                         f"{entity}._kind.name not in {record}.kinds:")
+        self.line(inner + 1, f"checked({record}, {entity})")
+        scope = "s"
+        if not step.local:
+            scope = self.temp()
+            self.line(inner, f"{scope} = overlay(s, {entity})")
+        fields = self.temp()
+        self.line(inner, f"{fields} = {entity}._kind.fields")
+        values = []
+        for name, expr in step.assign.items():
+            given, value = self.expr(expr, inner, scope), self.temp()
+            self.line(inner, f"{value} = field({fields}, {self.value(name)}, {given}, "
+                             f"{record}, {entity})")
+            values.append((name, value))
+        for name, expr in step.add.items():
+            more = self.expr(expr, inner, scope)
+            value = self.temp()
+            self.line(inner, f"{value} = field({fields}, {self.value(name)}, "
+                             f"added({record}, {entity}, {self.value(name)}, {more}), "
+                             f"{record}, {entity})")
+            values.append((name, value))
+        given = "".join(f"({self.value(name)}, {value}), " for name, value in values)
+        self.line(inner, f"{entity}.update(({given}))")
+        return True
+
 
 _STEPS: dict[type, Callable[[_Writer, Any, int], bool]] = {
     SetStep: _Writer.set_, IfStep: _Writer.if_, ForEachStep: _Writer.for_each,
     RepeatStep: _Writer.repeat, BreakStep: _Writer.break_, ReturnStep: _Writer.return_,
-    CallStep: _Writer.call,
+    CallStep: _Writer.call, UpdateStep: _Writer.update,
 }
 
 __all__ = ["BACKENDS", "backend", "generate", "procedures_for", "sources"]

@@ -564,33 +564,17 @@ def run_decide(run: Run, step: DecideStep, scope: dict[str, Any]) -> None:
 
 def run_update(run: Run, step: UpdateStep, scope: dict[str, Any]) -> None:
     assert step.entity is not None
-    target = run.evaluator.eval(step.entity, scope)
-    targets = target if isinstance(target, (list, tuple)) else (target,)
     evaluator = run.evaluator
-    for entity in targets:
-        if not isinstance(entity, Entity):
-            raise StratagemError(
-                f"`update: {step.entity.text}` must name an entity, got {entity!r}",
-                location=step.location, key="run.update_not_entity",
-                params={"expr": step.entity.text, "value": repr(entity)})
-        if entity._kind.name not in step.kinds:
-            _check_kind(step, entity)
-        inner = scope if step.local else _EntityOverlay(scope, entity)
+    target = evaluator.eval(step.entity, scope)
+    for entity in target if isinstance(target, (list, tuple)) else (target,):
+        update_check(step, entity)
+        inner = scope if step.local else EntityOverlay(scope, entity)
         fields = entity._kind.fields
-        new = [(name, _field_value(fields, name, evaluator.eval(expr, inner), step, entity))
+        new = [(name, field_value(fields, name, evaluator.eval(expr, inner), step, entity))
                for name, expr in step.assign.items()]
         for name, expr in step.add.items():
-            more = evaluator.eval(expr, inner)
-            try:
-                added = _ADD(read_member(entity, name), more)
-            except TypeError as err:
-                raise StratagemError(
-                    f"`update`: cannot add {describe(more)} to the {entity.kind_name}'s field "
-                    f"'{name}' ({plain_words(err)})",
-                    location=step.places.get(name) or step.location, key="run.update_add",
-                    params={"value": describe(more), "kind": entity.kind_name, "field": name,
-                            "reason": plain_words(err)}) from None
-            new.append((name, _field_value(fields, name, added, step, entity)))
+            added = added_to(step, entity, name, evaluator.eval(expr, inner))
+            new.append((name, field_value(fields, name, added, step, entity)))
         if not run.tracing:
             entity.update(new)
             continue
@@ -602,7 +586,33 @@ def run_update(run: Run, step: UpdateStep, scope: dict[str, Any]) -> None:
              params={"entity": entity, **{k: v[1] for k, v in changes.items()}})
 
 
-def _field_value(fields: Mapping[str, FieldSpec], name: str, value: Any,
+def update_check(step: UpdateStep, entity: Any) -> None:
+    """One of the values an `update` step's `update:` gave (one or a list) is an entity with
+    every field the step names."""
+    if not isinstance(entity, Entity):
+        assert step.entity is not None
+        raise StratagemError(
+            f"`update: {step.entity.text}` must name an entity, got {entity!r}",
+            location=step.location, key="run.update_not_entity",
+            params={"expr": step.entity.text, "value": repr(entity)})
+    if entity._kind.name not in step.kinds:
+        _check_kind(step, entity)
+
+
+def added_to(step: UpdateStep, entity: Entity, name: str, more: Any) -> Any:
+    """An `update` step's `add:` of ``more`` to the entity's field ``name``."""
+    try:
+        return _ADD(read_member(entity, name), more)
+    except TypeError as err:
+        raise StratagemError(
+            f"`update`: cannot add {describe(more)} to the {entity.kind_name}'s field "
+            f"'{name}' ({plain_words(err)})",
+            location=step.places.get(name) or step.location, key="run.update_add",
+            params={"value": describe(more), "kind": entity.kind_name, "field": name,
+                    "reason": plain_words(err)}) from None
+
+
+def field_value(fields: Mapping[str, FieldSpec], name: str, value: Any,
                  step: UpdateStep | CreateStep, entity: Entity) -> Any:
     """A value a step gives a field, checked as loading checks one (its type, `min:`,
     `max:`, enum values) and bounded as every kept value is; the error names the step's
@@ -649,7 +659,7 @@ def _check_kind(step: UpdateStep, entity: Entity) -> None:
 
 
 @mypyc_attr(native_class=False)
-class _EntityOverlay(dict):  # type: ignore[type-arg]
+class EntityOverlay(dict):  # type: ignore[type-arg]
     """Scope for `update` expressions: the step's names, then the entity's members (the
     constants come before these: expressions read them first, see expr/compiled.py)."""
 
@@ -683,7 +693,7 @@ def run_create(run: Run, step: CreateStep, scope: dict[str, Any]) -> None:
             raise StratagemError(f"{a_or_an(kind.name)} has no field '{name}'",
                                  location=step.location, key="compile.create_no_field",
                                  params={"kind": Word(kind.name), "name": name})
-        entity._f[name] = _field_value(kind.fields, name, run.evaluator.eval(expr, scope),
+        entity._f[name] = field_value(kind.fields, name, run.evaluator.eval(expr, scope),
                                        step, entity)
     parent.adopt(step.collection, entity)
     if step.target:
