@@ -36,6 +36,7 @@ Pos = tuple[str | None, int | None, int | None]
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _STD = "tag:yaml.org,2002:"
 _SCALAR_TAGS = {"str", "int", "float", "bool", "null", "timestamp"}
+_MERGE = _STD + "merge"
 
 
 def child_path(parent: str, key: str | int) -> str:
@@ -331,6 +332,13 @@ def _resolver() -> type:
                 found = self.__dict__["_stratagem_version"] = super().processing_version
             return found
 
+        @property
+        def versioned_resolver(self) -> Any:  # the version's rules, as found once
+            found = self.__dict__.get("_stratagem_rules")
+            if found is None:
+                found = self.__dict__["_stratagem_rules"] = super().versioned_resolver
+            return found
+
     return OneVersion
 
 
@@ -440,10 +448,11 @@ class _Builder:
         result = PosDict(file=file, line=line, col=col, path=path)
         merges = []
         for key_node, value_node in node.value:
-            if _tag(key_node) == _STD + "merge":
+            key_tag = _tag(key_node)
+            if key_tag == _MERGE:
                 merges.append((key_node, value_node))
                 continue
-            key = self.key(key_node, path)
+            key = self.key(key_node, key_tag, path)
             if key is None:
                 continue
             key_pos = self.mark(key_node)
@@ -495,7 +504,7 @@ class _Builder:
             result.add(value, self.mark(item))
         return result
 
-    def key(self, node: Any, path: str) -> str | None:
+    def key(self, node: Any, tag: str, path: str) -> str | None:
         if type(node).__name__ != "ScalarNode":
             self.errors.append(
                 StratagemError(
@@ -505,7 +514,6 @@ class _Builder:
                 )
             )
             return None
-        tag = _tag(node)
         if not tag.startswith(_STD) or tag[len(_STD):] not in _SCALAR_TAGS:
             self.unknown_tag(node, tag, path)
             return None
