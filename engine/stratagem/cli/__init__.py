@@ -77,7 +77,12 @@ def _given(argv: list[str], option: str) -> list[str]:
     return values
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The command line's parser. Given the arguments ``argv``, only the commands they name
+    get their full parser (the others are listed by their one-line help alone, all that
+    ``stratagem --help`` shows): argparse chooses a command only by its exact name, so a
+    command none of the arguments names cannot be the one that runs, and building the help
+    of every option of all of them would cost ``--help`` more than the rest of its work."""
     from stratagem.cli.common import helps, spoken
 
     parser = argparse.ArgumentParser(prog="stratagem", description=spoken("cli.help.description"),
@@ -89,8 +94,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--lang", dest="top_lang", default=None, metavar="LANG",
                         help=helps("cli.help.top_lang"))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    named = None if argv is None else set(argv)
     for name in COMMANDS:
-        importlib.import_module(f"stratagem.cli.{name}").register(sub)
+        if named is None or name in named:
+            importlib.import_module(f"stratagem.cli.{name}").register(sub)
+        else:
+            sub.add_parser(name, help=helps(f"cli.help.{name}.about"))
     _know_own_parsers(sub)
     return parser
 
@@ -122,8 +131,9 @@ def main(argv: list[str] | None = None) -> int:
     (what a file cannot cause is a bug to report: docs/security.md)."""
     from stratagem.i18n.catalog import set_locale_places
 
-    _argparse_speaks(sys.argv[1:] if argv is None else argv)
-    parser = build_parser()
+    given = sys.argv[1:] if argv is None else argv
+    _argparse_speaks(given)
+    parser = build_parser(given)
     args, unknown = parser.parse_known_args(argv)
     if getattr(args, "lang", None) is None:  # `stratagem --lang ru COMMAND ...`
         args.lang = args.top_lang

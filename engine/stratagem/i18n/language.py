@@ -12,8 +12,6 @@ from decimal import Decimal
 from fractions import Fraction
 from math import floor, isfinite
 
-from babel.numbers import format_decimal, format_percent
-
 from stratagem.i18n.plural import PluralRule, babel_locale, plural_rule
 
 #: The value shown for a missing (``None``) parameter.
@@ -70,6 +68,8 @@ class NumberFormat:
             return plain
         if not number.is_finite():
             return plain
+        from babel.numbers import format_decimal  # imported here: --help shows no number
+
         try:
             return str(format_decimal(number, locale=babel_locale(self.language),
                                       decimal_quantization=False))
@@ -83,6 +83,8 @@ class NumberFormat:
     def fixed(self, value: float, digits: int) -> str:
         """``value`` with exactly ``digits`` fraction digits (``12,50`` in Russian), for columns
         of figures that line up."""
+        from babel.numbers import format_decimal
+
         pattern = "#,##0" + ("." + "0" * digits if digits > 0 else "")
         try:
             return str(format_decimal(Decimal(f"{value:.{max(digits, 0)}f}"), format=pattern,
@@ -92,6 +94,8 @@ class NumberFormat:
 
     def percent(self, value: float | Fraction | Decimal) -> str:
         """``value`` (a share: 0.25) as a percentage the language's way (``25 %`` in Russian)."""
+        from babel.numbers import format_percent
+
         try:
             shown = Decimal(self.plain(Fraction(value) * 100)) / 100
             return str(format_percent(shown, locale=babel_locale(self.language),

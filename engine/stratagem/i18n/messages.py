@@ -46,6 +46,12 @@ _NAME = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*")
 _WORD = re.compile(r"[^\s{}]+")
 _EXACT = re.compile(r"=(-?\d+(?:\.\d+)?)")
 _SPACE = re.compile(r"\s*")
+#: A run of literal text: up to the next character the parser must look at (``#`` counts
+#: only inside a plural).
+#: What the parser must look at in a text (anything else is literal).
+_SPECIAL = re.compile(r"['{}]")
+_LITERAL = re.compile(r"[^'{}]+")
+_LITERAL_IN_PLURAL = re.compile(r"[^'{}#]+")
 
 
 class MessageSyntaxError(StratagemError):
@@ -162,6 +168,8 @@ class Message:
 
 def parse_message(text: str) -> Message:
     """Parse ``text``; raise :class:`MessageSyntaxError` with the offset of the fault."""
+    if _SPECIAL.search(text) is None:  # most texts: no placeholder, quote or brace at all
+        return Message(text, (text,) if text else ())
     parser = _Parser(text)
     parts = parser.parts(in_plural=False, depth=0)
     if parser.pos < len(text):  # only a stray '}' stops the top level early
@@ -203,6 +211,7 @@ class _Parser:
     def parts(self, *, in_plural: bool, depth: int) -> tuple[Part, ...]:
         """Read literal text and placeholders up to an unmatched ``}`` or the end."""
         text = self.text
+        literal = _LITERAL_IN_PLURAL if in_plural else _LITERAL
         out: list[Part] = []
         buf: list[str] = []
         while self.pos < len(text):
@@ -223,8 +232,10 @@ class _Parser:
                 out.append(_POUND)
                 self.pos += 1
             else:
-                buf.append(char)
-                self.pos += 1
+                run = literal.match(text, self.pos)
+                assert run is not None  # char is none of the characters the pattern stops at
+                buf.append(run.group())
+                self.pos = run.end()
         if buf:
             out.append("".join(buf))
         return tuple(out)

@@ -9,10 +9,13 @@ tag) takes the rules of its base language, else CLDR's root (every number
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-from babel import Locale, UnknownLocaleError
+if TYPE_CHECKING:  # Babel is imported when a rule or a locale is first needed
+    from babel import Locale
 
 #: The category names CLDR uses, in CLDR order.
 CATEGORIES = ("zero", "one", "two", "few", "many", "other")
@@ -24,6 +27,8 @@ _CACHE_LIMIT = 4096
 @lru_cache(maxsize=64)
 def babel_locale(code: str) -> Locale:
     """Babel's locale for a language tag (``pt-BR``, ``de_AT``), its base language's, or root."""
+    from babel import Locale, UnknownLocaleError
+
     tag = code.replace("-", "_")
     while tag:
         try:
@@ -34,17 +39,31 @@ def babel_locale(code: str) -> Locale:
 
 
 class PluralRule:
-    """A language's CLDR plural rule: ``rule.category("21")`` → ``'one'``."""
+    """A language's CLDR plural rule: ``rule.category("21")`` → ``'one'``.
 
-    __slots__ = ("_cache", "_form", "categories", "language")
+    CLDR's rule is read on first use (a command that shows no number, such as
+    ``stratagem --help``, never loads Babel's locale data)."""
+
+    __slots__ = ("_cache", "_categories", "_form", "language")
 
     def __init__(self, language: str = "en") -> None:
         self.language = language
-        self._form = babel_locale(language).plural_form
+        self._form: Callable[[Decimal], str] | None = None
+        self._categories: tuple[str, ...] | None = None
         self._cache: dict[str, str] = {}
-        tags = set(self._form.tags) | {"other"}
-        #: Every category the language uses, in CLDR order.
-        self.categories: tuple[str, ...] = tuple(c for c in CATEGORIES if c in tags)
+
+    def _rule(self) -> Callable[[Decimal], str]:
+        if self._form is None:
+            self._form = babel_locale(self.language).plural_form
+        return self._form
+
+    @property
+    def categories(self) -> tuple[str, ...]:
+        """Every category the language uses, in CLDR order."""
+        if self._categories is None:
+            tags = set(babel_locale(self.language).plural_form.tags) | {"other"}
+            self._categories = tuple(c for c in CATEGORIES if c in tags)
+        return self._categories
 
     def category(self, shown: str) -> str:
         """The category of a number shown as ``shown`` (``"21"``, ``"1.5"``); never raises."""
@@ -52,7 +71,7 @@ class PluralRule:
         if cached is not None:
             return cached
         try:
-            result = str(self._form(abs(Decimal(shown))))
+            result = str(self._rule()(abs(Decimal(shown))))
         except (InvalidOperation, ArithmeticError, TypeError, ValueError):
             result = "other"
         if len(self._cache) >= _CACHE_LIMIT:

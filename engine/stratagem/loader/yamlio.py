@@ -23,6 +23,7 @@ import stat
 import sys
 import warnings
 from collections.abc import Callable
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -35,6 +36,7 @@ Pos = tuple[str | None, int | None, int | None]
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _STD = "tag:yaml.org,2002:"
 _SCALAR_TAGS = {"str", "int", "float", "bool", "null", "timestamp"}
+_MERGE = _STD + "merge"
 
 
 def child_path(parent: str, key: str | int) -> str:
@@ -287,6 +289,7 @@ def _parse(file: str, text: str, limits: LoadLimits) -> Any:
     # Compose only (nothing is ever constructed from a tag); with ruamel.yaml.clib the
     # libyaml parser does it, ten times faster than the pure-Python one, same nodes.
     yaml = YAML(typ="safe", pure=PURE_PYTHON_PARSER)
+    yaml.Resolver = _resolver()
     try:
         _check_depth(yaml, file, text, limits)
         with warnings.catch_warnings():
@@ -311,6 +314,32 @@ def _parse(file: str, text: str, limits: LoadLimits) -> Any:
     if builder.errors:
         raise ValidationFailed(builder.errors)
     return data
+
+
+@lru_cache(maxsize=1)
+def _resolver() -> type:
+    """ruamel's resolver (which tells a number from a text), finding the YAML version of the
+    file once: ruamel's own looks it up anew for every value, through two attributes a
+    loader lacks, a third of the time it spends reading a file. The version is read at the
+    first value, after the ``%YAML`` line that may set it; each file gets its own resolver."""
+    from ruamel.yaml.resolver import VersionedResolver
+
+    class OneVersion(VersionedResolver):
+        @property
+        def processing_version(self) -> Any:
+            found = self.__dict__.get("_stratagem_version")
+            if found is None:
+                found = self.__dict__["_stratagem_version"] = super().processing_version
+            return found
+
+        @property
+        def versioned_resolver(self) -> Any:  # the version's rules, as found once
+            found = self.__dict__.get("_stratagem_rules")
+            if found is None:
+                found = self.__dict__["_stratagem_rules"] = super().versioned_resolver
+            return found
+
+    return OneVersion
 
 
 #: A file with fewer characters that can open a map or a list than this is composed at once:
@@ -419,10 +448,11 @@ class _Builder:
         result = PosDict(file=file, line=line, col=col, path=path)
         merges = []
         for key_node, value_node in node.value:
-            if _tag(key_node) == _STD + "merge":
+            key_tag = _tag(key_node)
+            if key_tag == _MERGE:
                 merges.append((key_node, value_node))
                 continue
-            key = self.key(key_node, path)
+            key = self.key(key_node, key_tag, path)
             if key is None:
                 continue
             key_pos = self.mark(key_node)
@@ -474,7 +504,7 @@ class _Builder:
             result.add(value, self.mark(item))
         return result
 
-    def key(self, node: Any, path: str) -> str | None:
+    def key(self, node: Any, tag: str, path: str) -> str | None:
         if type(node).__name__ != "ScalarNode":
             self.errors.append(
                 StratagemError(
@@ -484,7 +514,6 @@ class _Builder:
                 )
             )
             return None
-        tag = _tag(node)
         if not tag.startswith(_STD) or tag[len(_STD):] not in _SCALAR_TAGS:
             self.unknown_tag(node, tag, path)
             return None
