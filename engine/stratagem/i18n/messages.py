@@ -46,9 +46,8 @@ _NAME = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*")
 _WORD = re.compile(r"[^\s{}]+")
 _EXACT = re.compile(r"=(-?\d+(?:\.\d+)?)")
 _SPACE = re.compile(r"\s*")
-#: A run of literal text: up to the next character the parser must look at (``#`` counts
-#: only inside a plural).
-#: What the parser must look at in a text (anything else is literal).
+#: What the parser must look at in a text (anything else is literal), and a run of literal
+#: text up to the next such character (``#`` counts only inside a plural).
 _SPECIAL = re.compile(r"['{}]")
 _LITERAL = re.compile(r"[^'{}]+")
 _LITERAL_IN_PLURAL = re.compile(r"[^'{}#]+")

@@ -9,10 +9,9 @@ tag) takes the rules of its base language, else CLDR's root (every number
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # Babel is imported when a rule or a locale is first needed
     from babel import Locale
@@ -48,11 +47,11 @@ class PluralRule:
 
     def __init__(self, language: str = "en") -> None:
         self.language = language
-        self._form: Callable[[Decimal], str] | None = None
+        self._form: Any = None  # Babel's rule: called with a number, it names the category
         self._categories: tuple[str, ...] | None = None
         self._cache: dict[str, str] = {}
 
-    def _rule(self) -> Callable[[Decimal], str]:
+    def _rule(self) -> Any:
         if self._form is None:
             self._form = babel_locale(self.language).plural_form
         return self._form
@@ -61,7 +60,7 @@ class PluralRule:
     def categories(self) -> tuple[str, ...]:
         """Every category the language uses, in CLDR order."""
         if self._categories is None:
-            tags = set(babel_locale(self.language).plural_form.tags) | {"other"}
+            tags = set(self._rule().tags) | {"other"}
             self._categories = tuple(c for c in CATEGORIES if c in tags)
         return self._categories
 

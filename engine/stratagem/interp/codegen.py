@@ -45,6 +45,7 @@ from stratagem.interp.steps import (
     added_to,
     emit,
     endless,
+    field_value,
     kept,
     loop_items,
     note,
@@ -52,9 +53,9 @@ from stratagem.interp.steps import (
     round_end,
     run_procedure,
     too_deep,
-    field_value,
     update_check,
 )
+from stratagem.model.entities import Entity
 from stratagem.model.ruleset import Ruleset
 from stratagem.model.steps import (
     Block,
@@ -69,7 +70,6 @@ from stratagem.model.steps import (
     Step,
     UpdateStep,
 )
-from stratagem.model.entities import Entity
 
 #: The back-ends: ``generated`` (the default of the sources) runs the procedures as
 #: generated Python functions, ``interpreter`` runs their step records (the reference, and
@@ -425,7 +425,7 @@ class _Writer:
             return False
         assert step.entity is not None
         record = self.value(step, "t")
-        target, entity, new = self.temp(), self.temp(), self.temp()
+        target, entity = self.temp(), self.temp()
         self.line(depth, f"{target} = {self.expr(step.entity, depth)}")
         self.line(depth, f"for {entity} in {target} if {self.value(isinstance, 'g')}({target}, "
                          f"{self.value((list, tuple), 'g')}) else ({target},):")
