@@ -1,6 +1,7 @@
 """Filtered collections kept item by item (model/views.py, docs/ruleset-reference.md,
-«Derived values»): a derived `[x for x in LIST if <members of x>]` follows each item's
-change instead of being computed whole, and always equals the comprehension."""
+«Derived values»): a derived `[x for x in LIST if <members of x>]`, or `[<members of x>
+for x in LIST ...]`, follows each item's change instead of being computed whole, and
+always equals the comprehension."""
 
 from __future__ import annotations
 
@@ -33,6 +34,11 @@ entities:
       above_cut: "[u for u in units if u.count > cut]"
       strong: "[u for u in units if u.count > 2 * len(units)]"
       chained: "[u for u in units if u.parent.cut > 0]"
+      doubled_flagged: "[u.count * 2 for u in by_count if u.flag]"
+      pairs: "[(u.count, u.flag) for u in units]"
+      up_of_big: "[u.up for u in units if u.count > 3]"
+      copied: "[u for u in units]"
+      mapped_cut: "[u.count - cut for u in units]"
   unit:
     fields:
       count: {type: int, default: 0}
@@ -55,6 +61,13 @@ ORACLE = {
         if u._f["flag"] and not u._f["gone"]],
     "above_cut": lambda s: [u for u in s._f["units"] if u._f["count"] > s._f["cut"]],
     "strong": lambda s: [u for u in s._f["units"] if u._f["count"] > 2 * len(s._f["units"])],
+    "doubled_flagged": lambda s: [
+        2 * u._f["count"] for u in sorted(ORACLE["standing"](s), key=lambda u: u._f["count"])
+        if u._f["flag"]],
+    "pairs": lambda s: [(u._f["count"], u._f["flag"]) for u in s._f["units"]],
+    "up_of_big": lambda s: [u._f["count"] > 0 and not u._f["gone"] for u in s._f["units"]
+                            if u._f["count"] > 3],
+    "mapped_cut": lambda s: [u._f["count"] - s._f["cut"] for u in s._f["units"]],
 }
 
 
@@ -82,6 +95,9 @@ def test_only_a_filter_by_the_items_own_members_is_kept_item_by_item(ruleset):
         "above_cut": None,     # reads the side's own field: computed whole
         "strong": None,        # calls a function (of the whole collection)
         "chained": None,       # reads through the item to another entity
+        "doubled_flagged": "by_count", "pairs": "units", "up_of_big": "units",
+        "copied": None,        # the list itself
+        "mapped_cut": None,    # its value reads the side's own field
     }
 
 
@@ -119,7 +135,8 @@ def test_kept_values_equal_the_comprehension_through_every_kind_of_change(rulese
         root, side = _battle(ruleset, COUNTS)
         _check(side)
         assert {name for name, entry in side._cache.items() if type(entry).__name__ == "_View"} \
-            == {"standing", "hurt", "flagged_by_count"}
+            == {"standing", "hurt", "flagged_by_count", "doubled_flagged", "pairs",
+                "up_of_big"}
         _churn(ruleset, root, side, random.Random(seed))
 
 
