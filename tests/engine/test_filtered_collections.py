@@ -1,9 +1,11 @@
 """Filtered collections kept item by item (model/views.py, docs/ruleset-reference.md,
-«Derived values»): a derived `[x for x in LIST if <members of x>]` follows each item's
-change instead of being computed whole, and always equals the comprehension."""
+«Derived values»): a derived `[x for x in LIST if <members of x>]`, or `[<members of x>
+for x in LIST ...]`, follows each item's change instead of being computed whole, and
+always equals the comprehension."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -33,6 +35,11 @@ entities:
       above_cut: "[u for u in units if u.count > cut]"
       strong: "[u for u in units if u.count > 2 * len(units)]"
       chained: "[u for u in units if u.parent.cut > 0]"
+      doubled_flagged: "[u.count * 2 for u in by_count if u.flag]"
+      pairs: "[(u.count, u.flag) for u in units]"
+      up_of_big: "[u.up for u in units if u.count > 3]"
+      copied: "[u for u in units]"
+      mapped_cut: "[u.count - cut for u in units]"
   unit:
     fields:
       count: {type: int, default: 0}
@@ -55,6 +62,13 @@ ORACLE = {
         if u._f["flag"] and not u._f["gone"]],
     "above_cut": lambda s: [u for u in s._f["units"] if u._f["count"] > s._f["cut"]],
     "strong": lambda s: [u for u in s._f["units"] if u._f["count"] > 2 * len(s._f["units"])],
+    "doubled_flagged": lambda s: [
+        2 * u._f["count"] for u in sorted(ORACLE["standing"](s), key=lambda u: u._f["count"])
+        if u._f["flag"]],
+    "pairs": lambda s: [(u._f["count"], u._f["flag"]) for u in s._f["units"]],
+    "up_of_big": lambda s: [u._f["count"] > 0 and not u._f["gone"] for u in s._f["units"]
+                            if u._f["count"] > 3],
+    "mapped_cut": lambda s: [u._f["count"] - s._f["cut"] for u in s._f["units"]],
 }
 
 
@@ -82,6 +96,9 @@ def test_only_a_filter_by_the_items_own_members_is_kept_item_by_item(ruleset):
         "above_cut": None,     # reads the side's own field: computed whole
         "strong": None,        # calls a function (of the whole collection)
         "chained": None,       # reads through the item to another entity
+        "doubled_flagged": "by_count", "pairs": "units", "up_of_big": "units",
+        "copied": None,        # the list itself
+        "mapped_cut": None,    # its value reads the side's own field
     }
 
 
@@ -119,7 +136,8 @@ def test_kept_values_equal_the_comprehension_through_every_kind_of_change(rulese
         root, side = _battle(ruleset, COUNTS)
         _check(side)
         assert {name for name, entry in side._cache.items() if type(entry).__name__ == "_View"} \
-            == {"standing", "hurt", "flagged_by_count"}
+            == {"standing", "hurt", "flagged_by_count", "doubled_flagged", "pairs",
+                "up_of_big"}
         _churn(ruleset, root, side, random.Random(seed))
 
 
@@ -143,3 +161,63 @@ def test_a_list_once_read_never_changes_afterwards(ruleset):
     side.adopt("units", ruleset.new_entity(ruleset.kinds["unit"], {"count": 4}, side))
     assert [u.count for u in side.standing] == [3, 8] + [3, 5, 8] * (VIEW_MIN_ITEMS - 1) + [4]
     assert held == copy
+
+
+def _reference_example():
+    """The side of the reference's example (docs/ruleset-reference.md, «Entities»), in a
+    ruleset whose forces have the fields it reads; and what its comments say of each value."""
+    import re
+    from pathlib import Path
+
+    doc = (Path(__file__).parents[2] / "docs" / "ruleset-reference.md").read_text(
+        encoding="utf-8")
+    start = doc.index("A derived value that *filters a list")
+    block = re.search(r"```yaml\n(.*?)```", doc[start:], re.DOTALL).group(1)
+    comments = dict(re.findall(r"^\s+(\w+): .*# (kept item by item|computed whole)$", block,
+                               re.MULTILINE))
+    side = load_yaml("doc.yaml", text=block)["side"]
+    text = json.dumps({
+        "kind": "ruleset", "id": "doc", "entry": {"battle": "fight"},
+        "procedures": {"fight": {"steps": []}},
+        "entities": {
+            "battle": {"children": {"sides": "side"}},
+            "side": side,
+            "force": {"fields": {"name": {"type": "str"}, "count": {"type": "int"},
+                                 "on_field": {"type": "bool", "default": True},
+                                 "location": {"type": "str", "default": "field"},
+                                 "opponent": {"type": "str", "optional": True}}}}})
+    return compile_ruleset(load_yaml("doc.yaml", text=text)), comments
+
+
+def test_the_reference_example_is_kept_as_its_comments_say_and_equals_the_comprehension():
+    rs, comments = _reference_example()
+    assert set(comments) == set(rs.kinds["side"].derived)
+    assert {name: name in rs.kinds["side"].views for name in comments} == {
+        name: said == "kept item by item" for name, said in comments.items()}
+    root = rs.new_entity(rs.kinds["battle"], {}, None)
+    side = rs.new_entity(rs.kinds["side"], {}, root)
+    root._f["sides"].append(side)
+    rng = random.Random(7)
+    for i in range(VIEW_MIN_ITEMS + 10):
+        side._f["forces"].append(rs.new_entity(rs.kinds["force"], {
+            "name": f"F{i}", "count": rng.randrange(5, 50)}, side))
+    oracle = {
+        "active": lambda s: [f for f in s._f["forces"] if f._f["on_field"]],
+        "routed": lambda s: [f for f in s._f["forces"] if f._f["location"] == "rout"],
+        "unpaired_names": lambda s: [f._f["name"] for f in s._f["forces"]
+                                     if f._f["on_field"] and f._f["opponent"] is None],
+        "troops": lambda s: [f._f["count"] for f in s._f["forces"]],
+        "above_cut": lambda s: [f for f in s._f["forces"] if f._f["count"] > s._f["cut"]],
+    }
+    for turn in range(400):
+        force = rng.choice(side._f["forces"])
+        field, value = rng.choice([
+            ("on_field", rng.random() < 0.7), ("location", rng.choice(["field", "rout"])),
+            ("opponent", rng.choice([None, "X"])), ("count", rng.randrange(0, 50)),
+            ("name", f"F{rng.randrange(100)}")])
+        force.set(field, value)
+        if turn % 3 == 0:
+            for name, made in oracle.items():
+                assert side.member(name) == made(side), name
+    assert all(type(side._cache[name]).__name__ == "_View" for name in oracle
+               if name in rs.kinds["side"].views)

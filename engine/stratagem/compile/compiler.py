@@ -25,7 +25,7 @@ from stratagem.model.entities import RESERVED, TYPES, EntityKind, FieldSpec
 from stratagem.model.steps import Block, Dice, Step, block
 from stratagem.model.tables import MATCHES, Row, Table
 from stratagem.model.values import closest, exact, where
-from stratagem.model.views import filtered_collection
+from stratagem.model.views import filtered_collection, item_filter
 
 if TYPE_CHECKING:
     from stratagem.model.steps import DecideStep
@@ -359,8 +359,15 @@ def compile_derived(c: Compiler, doc: Mapping[str, Any], kinds: dict[str, Entity
         for dname, expr in kind.derived.items():
             lists = set(kind.children) | set(kind.derived) - {dname}
             collection = filtered_collection(expr.node, lists, kind.member_names())
-            if collection is not None:
-                kind.views[dname] = collection
+            if collection is None:
+                continue
+            items = item_filter(expr.node)
+            if items is not None:
+                try:
+                    kind.view_items[dname] = compile_expr(items, expr.location)
+                except ExpressionError:  # its text written out too long: computed whole
+                    continue
+            kind.views[dname] = collection
 
 
 def compile_enums(c: Compiler, doc: Mapping[str, Any]) -> dict[str, tuple[str, ...]]:

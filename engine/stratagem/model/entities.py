@@ -8,7 +8,7 @@ expressions, so they always reflect the current state.
 
 from __future__ import annotations
 
-from bisect import insort
+from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -160,6 +160,9 @@ class EntityKind:
     #: derived name -> the list (a child collection or another derived value) it filters
     #: item by item (model/views.py; worked out when the ruleset is compiled)
     views: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
+    #: of those that list a value of each item (``[f.name for f in ...]``), the filter that
+    #: gives the items themselves (model/views.py)
+    view_items: dict[str, Expr] = field(default_factory=dict, repr=False, compare=False)
 
     def stated_fields(self) -> dict[str, FieldSpec]:
         """The fields army and scenario files may state (its input fields)."""
@@ -216,18 +219,21 @@ class _Cached:
 class _View(_Cached):
     """A filtered collection (model/views.py), and what keeps it up to date item by item:
     the collection's name and list, each item's place in it (the first ``known`` items),
-    the items in the value, and the items whose condition may have changed since it was
-    computed (None: compute it whole)."""
+    the items whose condition holds (``chosen``, in order: the value lists them, or the
+    value each gives, in the same places), and the items whose condition may have changed
+    since it was computed (None: compute it whole)."""
 
-    __slots__ = ("inside", "items", "known", "name", "order", "pending")
+    __slots__ = ("chosen", "inside", "items", "known", "name", "order", "pending")
 
-    def __init__(self, value: list[Any], name: str, items: list[Any]) -> None:
+    def __init__(self, value: list[Any], name: str, items: list[Any],
+                 chosen: list[Any]) -> None:
         super().__init__(value)
         self.name = name
         self.items = items
         self.known = len(items)
         self.order = {id(item): i for i, item in enumerate(items)}
-        self.inside = {id(item) for item in value}
+        self.chosen = list(chosen)
+        self.inside = {id(item) for item in chosen}
         self.pending: dict[Entity, None] | None = {}
 
     def note(self, owner: Entity, source: Entity) -> None:
@@ -355,11 +361,18 @@ class Entity:
             value = self._rs.evaluator.eval(expr, scope)
             collection = self._kind.views.get(name)
             items = scope[collection] if collection is not None else None
+            chosen = value
+            followed: list[Any] | None = None
+            if collection is not None and type(items) is list and type(value) is list \
+                    and len(items) >= VIEW_MIN_ITEMS and _viewable(items):
+                followed = items
+                of_items = self._kind.view_items.get(name)
+                if of_items is not None:  # the values of the items: which items give them
+                    chosen = self._rs.evaluator.eval(of_items, scope)
         finally:
             stack.pop()
-        if collection is not None and type(items) is list and len(items) >= VIEW_MIN_ITEMS \
-                and _viewable(items) and type(value) is list:
-            entry = self._cache[name] = _View(value, collection, items)
+        if collection is not None and followed is not None:
+            entry = self._cache[name] = _View(value, collection, followed, chosen)
         elif entry is None:
             entry = self._cache[name] = _Cached(value)
         else:
@@ -595,9 +608,9 @@ def _viewable(items: list[Any]) -> bool:
 def _refresh(entity: Entity, expr: Expr, entry: _View, scope: Mapping[str, Any]) -> bool:
     """Bring a filtered collection up to date item by item: the condition of each item
     that changed, and of each item added since, is evaluated again (in the collection's
-    order), and the item enters or leaves the list in its place. False, having changed
-    nothing, if the value must be computed whole: the collection was replaced, or
-    something else than its items changed."""
+    order), and the item (or the value it gives) enters or leaves the list in its place, or
+    its value there changes. False, having changed nothing, if the value must be computed
+    whole: the collection was replaced, or something else than its items changed."""
     pending = entry.pending
     items = entry.items
     if pending is None or scope[entry.name] is not items or len(items) > MAX_COMPREHENSION_ITEMS:
@@ -614,21 +627,35 @@ def _refresh(entity: Entity, expr: Expr, entry: _View, scope: Mapping[str, Any])
         return False
     one = _Only(scope, entry.name)
     evaluate = entity._rs.evaluator.eval
-    inside = entry.inside
+    inside, chosen = entry.inside, entry.chosen
     value: list[Any] | None = None
-    for item in sorted(pending, key=lambda e: order[id(e)]):
+
+    def place(e: Entity) -> int:
+        return order[id(e)]
+
+    for item in sorted(pending, key=place):
         one.only = [item]
-        keep = bool(evaluate(expr, one))
-        if keep == (id(item) in inside):
+        given = evaluate(expr, one)  # [] or [the item, or the value it gives]
+        was = id(item) in inside
+        if not given and not was:
             continue
+        i = bisect_left(chosen, order[id(item)], key=place)
+        if given and was:
+            old = (entry.value if value is None else value)[i]
+            if given[0] is old or (type(given[0]) is type(old) and given[0] == old):
+                continue
         if value is None:
             value = list(entry.value)
-        if keep:
+        if given and was:
+            value[i] = given[0]
+        elif given:
             inside.add(id(item))
-            insort(value, item, key=lambda e: order[id(e)])
+            chosen.insert(i, item)
+            value.insert(i, given[0])
         else:
             inside.discard(id(item))
-            value.remove(item)
+            del chosen[i]
+            del value[i]
     if value is not None:
         entry.value = value
     entry.dirty = False

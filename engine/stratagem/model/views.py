@@ -12,6 +12,13 @@ again, and the force enters or leaves the list in its place. The value is the li
 comprehension gives, in the same order (a new list whenever it changes: a list once read
 never changes).
 
+The comprehension may also give a value of each item instead of the item, made of the
+same things as a condition: ``[f.name for f in forces if f.opponent == none]`` (the names
+of the forces without an opponent, the options of a decision), with or without a
+condition. Such a value is kept as the items whose condition holds, in order, beside the
+values they give (the filter alone, ``[f for f in forces if ...]``, made when the ruleset
+is compiled, finds them when the value is computed whole).
+
 A condition that reads anything else (a field of the entity itself, another entity through
 the item, a function's result) is not kept so: the value is computed whole, as before. The
 item-by-item update is exact only because every change that can alter an item's condition
@@ -36,26 +43,48 @@ _ALLOWED = (ast.BoolOp, ast.And, ast.Or, ast.UnaryOp, ast.Not, ast.USub, ast.UAd
 def filtered_collection(node: ast.AST, lists: Iterable[str],
                         members: Iterable[str]) -> str | None:
     """The list (one of ``lists``: the entity's collections and other derived values) that
-    the derived value ``node`` filters, if it is ``[x for x in LIST if CONDITION]`` with a
-    condition that reads nothing but members of ``x`` (``x.name``) and constants; else None.
-    ``members`` are the names of the entity's own members, which a bare name would read
-    (refused)."""
+    the derived value ``node`` filters, if it is ``[x for x in LIST if CONDITION]``, or
+    ``[VALUE for x in LIST]`` with or without conditions, whose conditions and value read
+    nothing but members of ``x`` (``x.name``) and constants; else None. ``members`` are the
+    names of the entity's own members, which a bare name would read (refused)."""
     if not isinstance(node, ast.ListComp) or len(node.generators) != 1:
         return None
     loop = node.generators[0]
     if not (isinstance(loop.target, ast.Name) and isinstance(loop.iter, ast.Name)
-            and isinstance(node.elt, ast.Name) and node.elt.id == loop.target.id
-            and loop.iter.id in set(lists) and loop.ifs and not loop.is_async):
+            and loop.iter.id in set(lists) and not loop.is_async):
         return None
     item = loop.target.id
+    whole = isinstance(node.elt, ast.Name) and node.elt.id == item
+    if whole and not loop.ifs:
+        return None  # the list itself
     own = set(members) | {"self", "parent", "battle", "kind"}
-    for condition in loop.ifs:
-        for part in ast.walk(condition):
-            if not isinstance(part, _ALLOWED):
-                return None
-            if isinstance(part, ast.Attribute) and not (
-                    isinstance(part.value, ast.Name) and part.value.id == item):
-                return None
-            if isinstance(part, ast.Name) and part.id != item and part.id in own:
-                return None
+    for part in (*loop.ifs, *(() if whole else (node.elt,))):
+        if not _of_the_item(part, item, own):
+            return None
     return loop.iter.id
+
+
+def _of_the_item(node: ast.AST, item: str, own: set[str]) -> bool:
+    """Whether ``node`` reads nothing but members of the item ``item`` and constants."""
+    for part in ast.walk(node):
+        if not isinstance(part, _ALLOWED):
+            return False
+        if isinstance(part, ast.Attribute) and not (
+                isinstance(part.value, ast.Name) and part.value.id == item):
+            return False
+        if isinstance(part, ast.Name) and part.id != item and part.id in own:
+            return False
+    return True
+
+
+def item_filter(node: ast.AST) -> str | None:
+    """For a filtered collection that gives a value of each item (``[x.name for x in LIST
+    if COND]``), the text of the filter that gives the items themselves (``[x for x in
+    LIST if COND]``); None when it gives the items."""
+    assert isinstance(node, ast.ListComp)
+    item = node.generators[0].target
+    assert isinstance(item, ast.Name)
+    if isinstance(node.elt, ast.Name) and node.elt.id == item.id:
+        return None
+    return ast.unparse(ast.ListComp(elt=ast.Name(item.id, ast.Load()),
+                                    generators=node.generators))
