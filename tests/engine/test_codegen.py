@@ -134,6 +134,8 @@ CASES = {
     "endless calls": "fight:\n  - call: again\nagain:\n  - call: fight",
     "a rule broken": "fight:\n  - require: 'battle.n > 0'",
     "a value too large to keep": "fight:\n  - set: {a: 'base * 10 ** 18'}",
+    # a number written in the file: the generated code checks it once, when it is written
+    "a number too large to keep, written": "fight:\n  - set: {a: 1000000000000000000000}",
     # the first argument is refused before the second is evaluated, as the interpreter does
     "an argument too large, then one that fails": (
         "fight:\n  - call: two\n    with: {a: 'base * 10 ** 18', b: 'base / battle.n'}\n"

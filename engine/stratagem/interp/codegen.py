@@ -213,6 +213,12 @@ class _Writer:
         value = self.expr(expr, depth)
         call = f"kept({value}, {self.value(expr, 'e')}, {self.value(what)})"
         if not value.startswith("v"):  # a constant, or the evaluator called for it
+            if expr.is_constant and not expr.compiled:
+                try:  # a constant is kept as it is or refused, the same on every pass
+                    kept(expr.constant, expr, what)
+                except Exception:  # noqa: BLE001 - refused: the call says so when it runs
+                    return call
+                return value
             return call
         of = f"{self.value(type, 'g')}({value})"
         self.line(depth, f"if {of} is not {self.value(int, 'g')} or not "
