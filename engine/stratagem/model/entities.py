@@ -286,10 +286,10 @@ class Entity:
         self._w: World = parent._w if parent is not None else World()
         #: derived name -> its cached value
         self._cache: dict[str, _Cached] = {}
-        #: field name -> the derived values that read it: (entity, name)
-        self._deps: dict[str, set[tuple[Entity, str]]] = {}
+        #: field name -> the derived values that read it (see `Readers`)
+        self._deps: Readers = {}
         #: derived value name -> the derived values that read it
-        self._vdeps: dict[str, set[tuple[Entity, str]]] = {}
+        self._vdeps: Readers = {}
         #: the template entity this one was copied from (its cached values may serve)
         self._tpl: Entity | None = None
         #: derived values of the template that this copy must not inherit unchecked
@@ -548,7 +548,15 @@ def _read(entity: Entity, name: str) -> Any:
     return _ABSENT
 
 
-def _note(dependents: dict[str, set[Any]], key: str, stack: list[Any]) -> None:
+#: A member's name -> the derived values that read it: one (entity, name) pair, or a set of
+#: them once there are two. Most members have one reader (a unit's fields, read by its own
+#: values), and a set of one is about 200 bytes: half of a battle's memory once, and the
+#: memory a battle touches is what makes a unit cost more in a larger battle
+#: (docs/performance.md, "How the cost grows"). Typed Any for compiled code, as in `_note`.
+Readers = dict[str, Any]
+
+
+def _note(dependents: Readers, key: str, stack: list[Any]) -> None:
     """``key`` was read by the derived value being computed (the last on ``stack``, which
     the callers have seen is not empty): note it there. (The (entity, name) pairs are typed
     Any here so that compiled code adds the pair on the stack as it is, instead of taking it
@@ -556,12 +564,11 @@ def _note(dependents: dict[str, set[Any]], key: str, stack: list[Any]) -> None:
     reader = stack[-1]
     known = dependents.get(key)
     if known is None:
-        dependents[key] = {reader}
-    else:
+        dependents[key] = reader
+    elif type(known) is set:
         known.add(reader)
-
-
-Readers = dict[str, set[tuple[Entity, str]]]
+    elif known is not reader and known != reader:
+        dependents[key] = {known, reader}
 
 
 def _mark_readers(own: Readers, template: Readers | None, key: str, twins: dict[int, Entity],
@@ -570,12 +577,15 @@ def _mark_readers(own: Readers, template: Readers | None, key: str, twins: dict[
     readers, and the copies of its template's), and queue them so that their own readers
     are too."""
     dependents = own.get(key)
-    if dependents:
-        for entity, name in dependents:
-            _dirty(entity, name, todo, source)
+    if dependents is not None:
+        if type(dependents) is set:
+            for entity, name in dependents:
+                _dirty(entity, name, todo, source)
+        else:
+            _dirty(dependents[0], dependents[1], todo, source)
     dependents = template.get(key) if template is not None else None
-    if dependents:
-        for original, name in dependents:
+    if dependents is not None:
+        for original, name in dependents if type(dependents) is set else (dependents,):
             twin = twins.get(id(original))
             if twin is not None:
                 _dirty(twin, name, todo, source)
