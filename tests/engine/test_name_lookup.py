@@ -35,6 +35,9 @@ tables:
 formulas:
   f: {params: [k], expr: "k + lvl"}
   g: {params: [x], expr: "x + k"}
+  shown: {params: [x], expr: "str(x)"}
+  both: {params: [a, b], expr: "str(a) + str(b)"}
+  three: {params: [a, b, c], expr: "str(a) + str(b) + str(c)"}
 entry: {battle: fight}
 procedures:
   fight:
@@ -95,3 +98,14 @@ def test_every_place_finds_its_names_in_the_same_order(ruleset):
 def test_an_expression_evaluated_by_hand_sees_the_constants_after_its_names(ruleset):
     assert ruleset.evaluate("k + lvl") == 107
     assert ruleset.evaluate("k + lvl", k=1, lvl=2) == 3
+
+
+def test_a_formula_remembers_a_call_by_its_values_and_their_types(ruleset):
+    # 1, 1.0 and True are equal in Python, but a formula may tell them apart: each is
+    # its own call, whether a formula takes one value, two or three.
+    assert ruleset.evaluate("[shown(1), shown(1.0), shown(True), shown(1), shown(True)]") == [
+        "1", "1.0", "True", "1", "True"]
+    assert ruleset.evaluate("[both(1, 1), both(True, 1.0), both(1, 1), both(1.0, True)]") == [
+        "11", "True1.0", "11", "1.0True"]
+    assert ruleset.evaluate("[three(1, 1, 1), three(1, True, 1.0), three(1, 1, 1)]") == [
+        "111", "1True1.0", "111"]

@@ -100,6 +100,13 @@ TABLE = [
     ("'ab' * 3", "ababab"),
     ("[0] * 3", [0, 0, 0]),
     ("xs + [4]", [3, 1, 2, 4]),
+    # + and * of whole numbers are written inline; a bool, a float, text are not ints
+    ("n + n * n + 1", 57),
+    ("true + true", 2),
+    ("true * n", 7),
+    ("n * 2.5 + 0.5", 18.0),
+    ("2 * s", "battlebattle"),
+    ("[i * n + 1 for i in range(n * 1) if i * 2 > 9]", [36, 43]),
     # comparisons, chains, truth
     ("1 < 2 < 3", True),
     ("1 < 3 < 2", False),
@@ -241,6 +248,22 @@ def test_unbounded_work_is_refused(text, mode):
         evaluate(text, mode, {}, WHERE)
     assert caught.value.location == WHERE
     assert f"`{text}`" in str(caught.value)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize(("text", "refused"), [
+    ("(10 ** 500 - 1) * (10 ** 500 + 1) > 0", False),  # 10**1000 - 1: 1,000 digits
+    ("10 ** 500 * 10 ** 500 > 0", True),  # 10**1000: 1,001 digits
+    ("-(10 ** 500) * 10 ** 500 > 0", True),
+    ("[v * 10 ** 500 for v in [1, 10 ** 500]]", True),
+    ("[v for v in range(10 ** 500 * 10 ** 500)]", True),  # in the items a loop walks
+])
+def test_a_product_of_whole_numbers_is_bounded_at_1000_digits(text, refused, mode):
+    if not refused:
+        assert evaluate(text, mode, {}) is True
+        return
+    with pytest.raises(StratagemError, match="more than 1,000 digits"):
+        evaluate(text, mode, {})
 
 
 @pytest.mark.parametrize("mode", MODES)

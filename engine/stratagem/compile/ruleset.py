@@ -223,21 +223,47 @@ def _install_formulas(rs: Ruleset, formulas: Mapping[str, tuple[list[str], Expr]
 
     def make(name: str, params: list[str], expr: Expr) -> Any:
         memo: dict[tuple[Any, ...], Any] = {}
+        count = len(params)
+        first = params[0] if params else ""
 
+        # A call of plain values is remembered under its values and their types (1, 1.0
+        # and True are different calls): ``(type, a)`` for one value, ``(type, type, a,
+        # b)`` for two (the common calls, keyed without a loop), ``(types, values)`` for
+        # more. Only calls of all the formula's values by position are remembered, so the
+        # keys of one formula all have one shape.
         def formula(*args: Any, **kwargs: Any) -> Any:
-            if not kwargs:
+            n = len(args)
+            if kwargs or n != count:  # named values, or a mistake to explain
+                return evaluate(args, kwargs)
+            key: tuple[Any, ...] | None
+            if n == 1:
+                a = args[0]
+                kind = type(a)
+                key = (kind, a) if kind in _PLAIN_ARGS else None
+            elif n == 2:
+                a, b = args
+                kind, other = type(a), type(b)
+                key = (kind, other, a, b) if (
+                    kind in _PLAIN_ARGS and other in _PLAIN_ARGS) else None
+            else:
                 types = tuple([type(arg) for arg in args])
-                if all(t in _PLAIN_ARGS for t in types):
-                    key = (types, args)  # 1, 1.0 and True are different calls
-                    try:
-                        return memo[key]
-                    except KeyError:
-                        pass
-                    value = evaluate(args, kwargs)
-                    if len(memo) < _MEMO_SIZE:
-                        memo[key] = value
-                    return value
-            return evaluate(args, kwargs)
+                key = (types, args)
+                for kind in types:
+                    if kind not in _PLAIN_ARGS:
+                        key = None
+                        break
+            if key is not None:
+                try:
+                    return memo[key]
+                except KeyError:
+                    pass
+            scope = {first: args[0]} if n == 1 else dict(zip(params, args))
+            value = rs.evaluator.eval(expr, scope)
+            if key is None:  # an entity, a list: its value may change between calls
+                return value
+            if len(memo) < _MEMO_SIZE:
+                memo[key] = value
+            return value
 
         def evaluate(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
             if len(args) > len(params):

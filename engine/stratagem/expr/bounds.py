@@ -112,13 +112,17 @@ def _measure(value: Any, numbers: bool) -> tuple[int, int]:
         if key in memo:
             continue
         items = (*item, *item.values()) if type(item) is dict else item
-        inner = [v for v in items if type(v) in _CONTAINERS] if not _CONTAINERS.isdisjoint(
-            set(map(type, items))) else []
         if not ready:
-            todo.append((item, True))
-            todo.extend((v, False) for v in inner if id(v) not in memo)
+            kinds = set(map(type, items))
             if numbers:
-                _check_numbers(items)
+                _check_numbers(items, kinds)
+            if kinds.isdisjoint(_HOLDERS):  # no text, no list within (a list of entities,
+                memo[key] = (len(item), 1)  # of numbers): counted at once
+                continue
+            todo.append((item, True))
+            if not kinds.isdisjoint(_CONTAINERS):
+                todo.extend((v, False) for v in items
+                            if type(v) in _CONTAINERS and id(v) not in memo)
             continue
         total, height = len(item), 1
         for v in items:
@@ -133,10 +137,10 @@ def _measure(value: Any, numbers: bool) -> tuple[int, int]:
     return memo[id(value)]
 
 
-def _check_numbers(items: Any) -> None:
-    kinds = set(map(type, items))  # the common lists (of entities, of whole numbers) are
-    if kinds.isdisjoint(_NUMBERS):  # answered by C loops
-        return
+def _check_numbers(items: Any, kinds: set[type]) -> None:
+    """Refuse a number among ``items`` (of the types ``kinds``) a battle may not keep."""
+    if kinds.isdisjoint(_NUMBERS):  # the common lists (of entities, of whole numbers) are
+        return                      # answered by C loops
     if len(kinds) == 1 and int in kinds and -MAX_MAGNITUDE < min(items) and (
             max(items) < MAX_MAGNITUDE):
         return

@@ -16,7 +16,9 @@ it once into a function of the scope:
 - ``a.b`` becomes ``attr(a, 'b')``, which refuses methods (names starting with ``_``
   were refused at load);
 - ``+``, ``*``, ``/``, ``//``, ``%``, ``**`` call the same bounded operators the
-  simpleeval evaluator uses (no ``'x' * 10**9``, exact division, no huge powers);
+  simpleeval evaluator uses (no ``'x' * 10**9``, exact division, no huge powers), but for
+  ``+`` and ``*`` of two whole numbers, the most frequent case, written inline (see
+  :meth:`_Rewrite.visit_BinOp`);
 - every comprehension draws on one budget of items per evaluation, and a generator
   expression is made into a list at once (as simpleeval does).
 
@@ -34,7 +36,7 @@ from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
-from stratagem.expr.bounds import METER
+from stratagem.expr.bounds import MAX_DIGITS, METER
 
 #: Result types simpleeval need not inspect for forbidden functions or modules: plain
 #: values, and the engine's own state objects (which register themselves here).
@@ -99,6 +101,8 @@ _ATTR = "__attr"
 _ITEMS = "__items"
 _ITEM = "__item"
 _CALL = "__call"
+_TYPE = "__type"
+_INT = "__int"
 
 
 def constant_name(name: str) -> str:
@@ -117,6 +121,10 @@ def _op(op: type) -> str:
 
 #: Binary operators evaluated natively: they cannot grow a value out of bounds.
 _NATIVE_BINOPS = (ast.Sub,)
+#: Binary operators written inline for two whole numbers (see `_Rewrite.visit_BinOp`).
+_INLINE_BINOPS = (ast.Add, ast.Mult)
+#: The bound of a whole number an operator may make (`bounds.check_number`'s).
+_INT_BOUND: Final = 10**MAX_DIGITS
 
 
 @mypyc_attr(native_class=False)
@@ -128,6 +136,9 @@ class _Rewrite(ast.NodeTransformer):
         self.checked = checked
         self.bound: list[set[str]] = []
         self.uses_budget = False
+        self.temps = 0
+        #: inside the items a comprehension walks (where Python refuses `:=`)
+        self.in_items = 0
 
     # names and calls -----------------------------------------------------------------
     def visit_Name(self, node: ast.Name) -> ast.AST:
@@ -169,8 +180,48 @@ class _Rewrite(ast.NodeTransformer):
             return ast.copy_location(ast.BinOp(left, node.op, right), node)
         if kind not in self.operators:
             raise UnsupportedSyntax(kind)
-        return ast.copy_location(ast.Call(ast.Name(_op(kind), ast.Load()), [left, right], []),
-                                 node)
+        if kind in _INLINE_BINOPS and not self.in_items:
+            return ast.copy_location(self._inline(node.op, left, right), node)
+        return ast.copy_location(_call(_op(kind), left, right), node)
+
+    def _inline(self, operator: ast.operator, left: ast.expr, right: ast.expr) -> ast.expr:
+        """``a + b`` and ``a * b`` with the bounded operator called only if either is not
+        an int (a bool, a float, text: ``type(x) is int`` is false for them)::
+
+            (l + r) if type(l := a) is type(r := b) is int else add(l, r)
+            p if type(l := a) is type(r := b) is int and -B < (p := l * r) < B else mult(l, r)
+
+        This answers exactly as the operators of ``stratagem.expr.core`` do: ``_add`` adds
+        two numbers with no check, and ``_mult`` gives the product of two ints through
+        ``bounds.check_number``, which returns it if it lies strictly within ``B`` =
+        10**MAX_DIGITS and raises otherwise; a product out of bounds is left to ``_mult``
+        (computed again, to raise its error). ``a`` is computed before ``b``, each once,
+        as in the call. An operand that is an int constant is not checked."""
+        kind = type(operator)
+        checks: list[ast.expr] = []
+        operands: list[ast.expr] = []
+        for value in (left, right):
+            if isinstance(value, ast.Constant) and type(value.value) is int:
+                operands.append(value)
+                continue
+            self.temps += 1
+            name = f"__t{self.temps}"
+            checks.append(_call(_TYPE, ast.NamedExpr(ast.Name(name, ast.Store()), value)))
+            operands.append(ast.Name(name, ast.Load()))
+        if not checks:  # two constants: a bound still to check
+            return _call(_op(kind), left, right)
+        test: ast.expr = ast.Compare(checks[0], [ast.Is()] * len(checks),
+                                     [*checks[1:], ast.Name(_INT, ast.Load())])
+        result: ast.expr = ast.BinOp(operands[0], operator, operands[1])
+        if kind is ast.Mult:
+            self.temps += 1
+            product = f"__t{self.temps}"
+            test = ast.BoolOp(ast.And(), [test, ast.Compare(
+                ast.Constant(-_INT_BOUND), [ast.Lt(), ast.Lt()],
+                [ast.NamedExpr(ast.Name(product, ast.Store()), result),
+                 ast.Constant(_INT_BOUND)])])
+            result = ast.Name(product, ast.Load())
+        return ast.IfExp(test, result, _call(_op(kind), *operands))
 
     def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.AST:
         if type(node.op) not in self.operators:
@@ -189,7 +240,9 @@ class _Rewrite(ast.NodeTransformer):
         bound: set[str] = set()
         generators = []
         for i, gen in enumerate(node.generators):
+            self.in_items += 1
             items = self.visit(gen.iter)  # the first loop's items: outside the comprehension
+            self.in_items -= 1
             if i == 0:
                 self.bound.append(bound)
             for target in ast.walk(gen.target):
@@ -220,6 +273,10 @@ class _Rewrite(ast.NodeTransformer):
         # be read more than once, and errors come where the expression is.
         return self._comprehension(ast.copy_location(
             ast.ListComp(node.elt, node.generators), node))
+
+
+def _call(function: str, *args: ast.expr) -> ast.Call:
+    return ast.Call(ast.Name(function, ast.Load()), list(args), [])
 
 
 class UnsupportedSyntax(Exception):
@@ -269,7 +326,7 @@ def namespace(functions: Mapping[str, Any], operators: Mapping[type, Any],
     With no builtins, a compiled module (mypyc) must never import inside a function that
     an expression calls: it would look for ``__import__`` among them."""
     names: dict[str, Any] = {"__builtins__": {}, _ATTR: attribute, _ITEMS: budgeted,
-                             _ITEM: item, _CALL: call}
+                             _ITEM: item, _CALL: call, _TYPE: type, _INT: int}
     for kind, fn in operators.items():
         names[_op(kind)] = fn
     for name, fn in functions.items():
