@@ -361,18 +361,17 @@ class Entity:
             value = self._rs.evaluator.eval(expr, scope)
             collection = self._kind.views.get(name)
             items = scope[collection] if collection is not None else None
-            chosen = value
-            followed: list[Any] | None = None
+            view: _View | None = None
             if collection is not None and type(items) is list and type(value) is list \
                     and len(items) >= VIEW_MIN_ITEMS and _viewable(items):
-                followed = items
                 of_items = self._kind.view_items.get(name)
-                if of_items is not None:  # the values of the items: which items give them
-                    chosen = self._rs.evaluator.eval(of_items, scope)
+                # of the values of the items: which items give them
+                chosen = value if of_items is None else self._rs.evaluator.eval(of_items, scope)
+                view = _View(value, collection, items, chosen)
         finally:
             stack.pop()
-        if collection is not None and followed is not None:
-            entry = self._cache[name] = _View(value, collection, followed, chosen)
+        if view is not None:
+            entry = self._cache[name] = view
         elif entry is None:
             entry = self._cache[name] = _Cached(value)
         else:
