@@ -218,6 +218,7 @@ def main() -> int:
             per_unit = []
             for size in scales:
                 scenario = load_scenario(scaled(path, size, Path(folder)))
+                gc.freeze()  # as for the 12 v 12 table above
                 n = max(3, args.n * 12 // size // 10)
                 try:
                     ms = median_ms({"g": fighter(scenario, "generated")}, n, args.rounds)["g"]

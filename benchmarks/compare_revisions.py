@@ -23,12 +23,13 @@ rewritten in the newer syntax where it changed without changing a battle: upgrad
 On a machine busy with other work, `--instructions` counts instructions instead of
 seconds (valgrind's callgrind, run with 20 + N battles and with 20: the difference over N,
 the cost of a battle once the process is warm), the same count on every run, whatever else
-the machine is doing; one round suffices.
+the machine is doing (every child runs with PYTHONHASHSEED=0); one round suffices.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shutil
 import subprocess
@@ -143,8 +144,11 @@ def upgrade_rules(tree: Path) -> None:
 def child(tree: Path, scenario: str, n: int,
           prefix: list[str]) -> subprocess.CompletedProcess[str]:
     path = tree / "benchmarks" / "scenarios" / f"{scenario}-12v12.yaml"
+    # A fixed hash seed: the battle state walks sets of readers, whose order (and so the
+    # instructions counted, by up to 2 %) would otherwise change from one process to the next.
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
     done = subprocess.run([*prefix, sys.executable, "-c", CHILD, str(tree / "pkgroot"),
-                           str(path), str(n)], capture_output=True, text=True, cwd=tree)
+                           str(path), str(n)], capture_output=True, text=True, cwd=tree, env=env)
     if done.returncode != 0:
         raise SystemExit(f"{tree.name} could not fight {path.name} (exit {done.returncode}):\n"
                          f"{done.stderr[-3000:]}")
