@@ -109,7 +109,7 @@ entities:
     fields: {{n: {{type: int, default: 0}}}}
     children: {{sides: side}}
   side:
-    fields: {{x: {{type: int, default: 1}}}}
+    fields: {{x: {{type: int, default: 1}}, y: {{type: int, default: 0, min: 0, max: 5}}}}
 formulas:
   half: {{params: [v], expr: "v // 2"}}
 procedures:
@@ -140,6 +140,12 @@ CASES = {
     "an argument too large, then one that fails": (
         "fight:\n  - call: two\n    with: {a: 'base * 10 ** 18', b: 'base / battle.n'}\n"
         "two:\n  params: [a, b]\n  steps:\n    - set: {c: 'a + b'}"),
+    # a whole number within a field's bounds is passed by the generated code without a call
+    "a number above a field's max": "fight:\n  - update: 'battle.sides'\n    set: {y: 6}",
+    "a number added below a field's min": "fight:\n  - update: 'battle.sides'\n    add: {y: -1}",
+    "true given to a whole-number field": "fight:\n  - update: 'battle.sides'\n    set: {y: 'true'}",
+    "a fraction given to a whole-number field": (
+        "fight:\n  - update: 'battle.sides'\n    set: {y: '5 / 2'}"),
     "a bad max": "fight:\n  - repeat: {max: \"'x'\", do: [{set: {a: 1}}]}",
     "a mistake deep in a loop": (
         "fight:\n  - repeat:\n      as: round\n      max: 5\n      do:\n"
@@ -153,8 +159,9 @@ CASES = {
         "            index: j\n            do:\n"
         "              - if: 'i == 2'\n                then: [{break: }]\n"
         "              - call: count\n                with: {v: i}\n                as: c\n"
-        "        - break:\n            when: 'round == 3'\n"
+        "        - break:\n          when: 'round == 3'\n"
         "  - update: battle\n    set: {n: 7}\n"
+        "  - update: 'battle.sides'\n    set: {y: 5}\n    add: {x: 'battle.n'}\n"
         "count:\n  params: [v]\n  steps:\n    - return: 'half(v) + base'\n"
         "    - set: {unreached: 1}"),
 }
@@ -170,11 +177,12 @@ def test_a_runtime_error_reads_the_same_through_both_backends(case, tmp_path):
                         encoding="utf-8")
     generated, interpreted = (battles(scenario, which) for which in ("generated", "interpreter"))
     assert generated == interpreted
-    failed = generated[0].startswith(("ExpressionError", "StratagemError", "LimitError",
-                                      "ValueTooLarge"))
-    assert failed == (case != "it runs (break, return, when)"), generated[0]
-    if failed:
-        assert "rules.yaml:" in generated[0]  # the place is the rule file's
+    if case == "it runs (break, return, when)":  # every battle ran: its state or trace
+        assert all(out.startswith("{") for out in generated), generated[0]
+    else:  # a run-time error (not one of loading), placed in the rule file
+        assert generated[0].startswith(("ExpressionError", "StratagemError", "LimitError",
+                                        "ValueTooLarge")), generated[0]
+        assert "rules.yaml:" in generated[0]
 
 
 # -- what the generated code is made of ----------------------------------------------------
@@ -212,8 +220,9 @@ def test_the_code_is_made_of_the_writers_names_and_no_text_of_a_file(path):
                                          "procedure", "depth", "limits", "max_rounds",
                                          "max_call_depth", "location", "record", "heading",
                                          "evaluator", "failure", "text",
-                                         # `update`: the entity's kind, and the change
+                                         # `update`: the entity's kind, its fields, and the change
                                          "_kind", "name", "kinds", "fields", "update",
+                                         "_f", "get",
                                          }, node.attr
             if not tracing:
                 assert not re.search(r"\b(note|emit|round_end|record)\(", source), \

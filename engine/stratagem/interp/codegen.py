@@ -447,20 +447,45 @@ class _Writer:
         self.line(inner, f"{fields} = {entity}._kind.fields")
         values = []
         for name, expr in step.assign.items():
-            given, value = self.expr(expr, inner, scope), self.temp()
-            self.line(inner, f"{value} = field({fields}, {self.value(name)}, {given}, "
-                             f"{record}, {entity})")
-            values.append((name, value))
+            values.append((name, self.field(name, self.expr(expr, inner, scope), inner,
+                                            fields, record, entity)))
+        of, whole = self.value(type, 'g'), self.value(int, 'g')
         for name, expr in step.add.items():
-            more = self.expr(expr, inner, scope)
-            value = self.temp()
-            self.line(inner, f"{value} = field({fields}, {self.value(name)}, "
-                             f"added({record}, {entity}, {self.value(name)}, {more}), "
-                             f"{record}, {entity})")
-            values.append((name, value))
+            more, now = self.expr(expr, inner, scope), self.temp()
+            # two whole numbers added here (a procedure reads the field as it is: no
+            # derived value is being computed), anything else by ``added_to``
+            self.line(inner, f"{now} = {entity}._f.get({self.value(name)})")
+            values.append((name, self.field(
+                name, f"{now} + {more} if {of}({now}) is {of}({more}) is {whole} else "
+                      f"added({record}, {entity}, {self.value(name)}, {more})", inner,
+                fields, record, entity)))
         given = "".join(f"({self.value(name)}, {value}), " for name, value in values)
         self.line(inner, f"{entity}.update(({given}))")
         return True
+
+
+    def field(self, name: str, given: str, depth: int, fields: str, record: str,
+              entity: str) -> str:
+        """Code for ``given`` checked as the value of the field ``name`` (``field_value``).
+        When every kind of entity that has the field declares it a whole number with the
+        same bounds, a whole number within them is passed without the call (an entity the
+        step may change has the field: ``update_check`` saw to it)."""
+        value = self.temp()
+        call = f"field({fields}, {self.value(name)}, {value}, {record}, {entity})"
+        self.line(depth, f"{value} = {given}")
+        specs = {(spec.type in ("int", "number"), spec.minimum, spec.maximum)
+                 for kind in self.ruleset.kinds.values()
+                 if (spec := kind.fields.get(name)) is not None}
+        if len(specs) != 1 or not (shape := specs.pop())[0]:
+            self.line(depth, f"{value} = {call}")
+            return value
+        _, low, high = shape
+        low = _SMALLEST + 1 if low is None else max(low, _SMALLEST + 1)
+        high = MAX_MAGNITUDE - 1 if high is None else min(high, MAX_MAGNITUDE - 1)
+        self.line(depth, f"if {self.value(type, 'g')}({value}) is not {self.value(int, 'g')} "
+                         f"or not {self.value(low)} <= {value} <= {self.value(high)}: "
+                         f"{value} = {call}")
+        return value
 
 
 _STEPS: dict[type, Callable[[_Writer, Any, int], bool]] = {
