@@ -109,7 +109,12 @@ entities:
     fields: {{n: {{type: int, default: 0}}}}
     children: {{sides: side}}
   side:
-    fields: {{x: {{type: int, default: 1}}, y: {{type: int, default: 0, min: 0, max: 5}}}}
+    fields:
+      x: {{type: int, default: 1}}
+      y: {{type: int, default: 0, min: 0, max: 5}}
+      flag: {{type: bool, default: false}}
+      mood: {{type: enum, values: [calm, angry], default: calm}}
+      note: {{type: str, optional: true}}
 formulas:
   half: {{params: [v], expr: "v // 2"}}
 procedures:
@@ -146,6 +151,11 @@ CASES = {
     "true given to a whole-number field": "fight:\n  - update: 'battle.sides'\n    set: {y: 'true'}",
     "a fraction given to a whole-number field": (
         "fight:\n  - update: 'battle.sides'\n    set: {y: '5 / 2'}"),
+    "a number given to a true-or-false field": (
+        "fight:\n  - update: 'battle.sides'\n    set: {flag: 1}"),
+    "a text not of an enum's values": "fight:\n  - update: 'battle.sides'\n    set: {mood: \"'sad'\"}",
+    "nothing given to a field that needs a value": (
+        "fight:\n  - update: 'battle.sides'\n    set: {mood: none}"),
     "a bad max": "fight:\n  - repeat: {max: \"'x'\", do: [{set: {a: 1}}]}",
     "a mistake deep in a loop": (
         "fight:\n  - repeat:\n      as: round\n      max: 5\n      do:\n"
@@ -162,6 +172,9 @@ CASES = {
         "        - break:\n          when: 'round == 3'\n"
         "  - update: battle\n    set: {n: 7}\n"
         "  - update: 'battle.sides'\n    set: {y: 5}\n    add: {x: 'battle.n'}\n"
+        "  - update: 'battle.sides'\n    set: {flag: true, mood: \"'angry'\", note: \"'x'\"}\n"
+        "  - update: 'battle.sides'\n    set: {note: none}\n"
+        "  - update: 'battle.sides[0]'\n    set: {note: 3}\n"  # kept as the text '3'
         "count:\n  params: [v]\n  steps:\n    - return: 'half(v) + base'\n"
         "    - set: {unreached: 1}"),
 }

@@ -467,25 +467,44 @@ class _Writer:
     def field(self, name: str, given: str, depth: int, fields: str, record: str,
               entity: str) -> str:
         """Code for ``given`` checked as the value of the field ``name`` (``field_value``).
-        When every kind of entity that has the field declares it a whole number with the
-        same bounds, a whole number within them is passed without the call (an entity the
-        step may change has the field: ``update_check`` saw to it)."""
+        When every kind of entity that has the field declares it alike, the values
+        ``field_value`` passes as they are (a whole number within the field's bounds, true
+        or false, a text of the allowed ones, nothing for an optional field) are passed here
+        without the call (an entity the step may change has the field: ``update_check``
+        saw to it)."""
         value = self.temp()
         call = f"field({fields}, {self.value(name)}, {value}, {record}, {entity})"
         self.line(depth, f"{value} = {given}")
-        specs = {(spec.type in ("int", "number"), spec.minimum, spec.maximum)
+        specs = {(spec.type, spec.minimum, spec.maximum, spec.optional, spec.values)
                  for kind in self.ruleset.kinds.values()
                  if (spec := kind.fields.get(name)) is not None}
-        if len(specs) != 1 or not (shape := specs.pop())[0]:
+        passed = self._passed(specs.pop(), value) if len(specs) == 1 else []
+        if not passed:
             self.line(depth, f"{value} = {call}")
-            return value
-        _, low, high = shape
-        low = _SMALLEST + 1 if low is None else max(low, _SMALLEST + 1)
-        high = MAX_MAGNITUDE - 1 if high is None else min(high, MAX_MAGNITUDE - 1)
-        self.line(depth, f"if {self.value(type, 'g')}({value}) is not {self.value(int, 'g')} "
-                         f"or not {self.value(low)} <= {value} <= {self.value(high)}: "
-                         f"{value} = {call}")
+        else:
+            self.line(depth, f"if not ({' or '.join(passed)}): {value} = {call}")
         return value
+
+    def _passed(self, spec: tuple[Any, ...], value: str) -> list[str]:
+        """The tests under which ``field_value`` returns ``value`` as it is, for a field
+        declared ``spec`` (type, bounds, optional, enum values)."""
+        kind, low, high, optional, values = spec
+        of = f"{self.value(type, 'g')}({value})"
+        tests = []
+        if kind in ("int", "number"):
+            low = _SMALLEST + 1 if low is None else max(low, _SMALLEST + 1)
+            high = MAX_MAGNITUDE - 1 if high is None else min(high, MAX_MAGNITUDE - 1)
+            tests.append(f"{of} is {self.value(int, 'g')} and "
+                         f"{self.value(low)} <= {value} <= {self.value(high)}")
+        elif kind == "bool":
+            tests.append(f"{of} is {self.value(bool, 'g')}")
+        elif kind in ("str", "dice") or (kind == "enum" and values is None):
+            tests.append(f"{of} is {self.value(str, 'g')}")
+        elif kind == "enum":
+            tests.append(f"{of} is {self.value(str, 'g')} and {value} in {self.value(values)}")
+        if tests and (optional or kind == "any"):
+            tests.append(f"{value} is None")
+        return tests
 
 
 _STEPS: dict[type, Callable[[_Writer, Any, int], bool]] = {
