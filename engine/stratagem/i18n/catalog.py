@@ -28,13 +28,6 @@ from typing import Any, Protocol
 
 from stratagem import __version__
 from stratagem.errors import Either, Location, StratagemError, ValidationFailed
-from stratagem.i18n.engine_keys import (
-    RULESET_TITLE,
-    decision_key,
-    enum_key,
-    field_key,
-    table_key,
-)
 from stratagem.i18n.language import Language, is_number
 from stratagem.i18n.messages import (
     BadData,
@@ -617,6 +610,30 @@ def engine_catalog(lang: str, *more: Path) -> Catalog:
     """The engine's own texts in ``lang``, then the files or folders ``more``, then the
     extra places (:func:`extra_locale_places`), each later one winning."""
     return load_catalog(lang, [ENGINE_LOCALES, *more, *extra_locale_places()])
+
+
+#: The key of a ruleset's own title.
+RULESET_TITLE = "ruleset.title"
+
+
+def field_key(kind: str, field: str) -> str:
+    """``field.<kind>.<field>``: the label of an entity field (``field.unit.count``)."""
+    return f"field.{kind}.{field}"
+
+
+def enum_key(enum: str, value: object) -> str:
+    """``enum.<enum>.<value>``: an enum value (for a table-backed enum, the table's name)."""
+    return f"enum.{enum}.{value}"
+
+
+def table_key(table: str) -> str:
+    """``table.<table>``: the title of a table."""
+    return f"table.{table}"
+
+
+def decision_key(decision: str) -> str:
+    """``decision.<id>``: what a ``decide`` step asks."""
+    return f"decision.{decision}"
 
 
 def _humanise(name: object) -> str:
