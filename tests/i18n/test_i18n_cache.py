@@ -284,6 +284,13 @@ def test_an_entry_is_written_whole_and_private(tmp_path: Path, cache: Path,
     assert json.loads(entry.read_text(encoding="utf-8"))["format"] == catalog.CACHE_FORMAT
 
 
+def test_a_long_file_is_not_kept(tmp_path: Path, cache: Path,
+                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(catalog, "_CACHED_TEXT", len(LOCALE) - 1)
+    assert read_locale(_locale(tmp_path)).messages["battle.won"].source == "{side} побеждает"
+    assert _entries(cache) == []
+
+
 def test_old_entries_are_removed(tmp_path: Path, cache: Path,
                                  monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(usercache, "MAX_ENTRIES", 3)

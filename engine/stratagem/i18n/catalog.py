@@ -268,7 +268,7 @@ def read_locale(path: Path) -> LocaleFile:
 def _read_locale_cached(path: str, _mtime: int, _size: int) -> LocaleFile:
     expected = Path(path).stem
     text = read_text(Path(path), path)
-    folder = cache_folder("locales")
+    folder = cache_folder("locales") if len(text) <= _CACHED_TEXT else None
     if folder is None:
         return parse_locale(load_yaml(Path(path), text=text), path, expected=expected)
     key = _entry_key(path, text, expected)
@@ -285,6 +285,9 @@ def _read_locale_cached(path: str, _mtime: int, _size: int) -> LocaleFile:
 
 #: The shape of a cached locale file; raise it when :func:`_locale_data` changes.
 CACHE_FORMAT = 1
+#: The longest locale file kept in the cache (the engine's own are under 100,000
+#: characters): a stranger's larger one is read every time, and fills no disk.
+_CACHED_TEXT = 1 << 20
 
 
 def _entry_key(path: str, text: str, language: str) -> dict[str, object]:

@@ -25,7 +25,7 @@ from stratagem.loader.yamlio import open_regular
 #: The environment variable naming the cache folder, or ``off``.
 CACHE_VARIABLE = "STRATAGEM_CACHE"
 #: Entries kept in one part of the cache; past it, the oldest are removed as one is written.
-MAX_ENTRIES = 200
+MAX_ENTRIES = 100
 
 
 def cache_folder(part: str) -> Path | None:
