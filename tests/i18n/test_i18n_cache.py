@@ -314,7 +314,7 @@ def _good_entry(tmp_path: Path, cache: Path) -> tuple[Path, Path, dict[str, obje
 
 def _forged(data: dict[str, object], key: str, value: object) -> dict[str, object]:
     messages = dict(data["messages"])  # type: ignore[call-overload]
-    messages[key] = [value, messages[key][1]]
+    messages[key] = value
     return {**data, "messages": messages}
 
 
@@ -344,9 +344,12 @@ HOSTILE = {
     "bad-quote-offset": lambda data, size: json.dumps(
         _forged(data, "battle.won", ["'{'", ["{"], [[99, "{"]]])).encode(),
     "bad-key": lambda data, size: json.dumps(
-        {**data, "messages": {"no such key!": ["x", [1, 1, None]]}}).encode(),
-    "bad-place": lambda data, size: json.dumps({**data, "messages": {
-        "battle.won": ["x", [-1, "one", None]]}}).encode(),
+        {**data, "messages": {"no such key!": "x"}, "places": [1, 1]}).encode(),
+    "bad-place": lambda data, size: json.dumps(
+        {**data, "messages": {"battle.won": "x"}, "places": [-1, "one"]}).encode(),
+    "places-short": lambda data, size: json.dumps(
+        {**data, "places": data["places"][:-2]}).encode(),
+    "no-home": lambda data, size: json.dumps({**data, "messages_at": None}).encode(),
     "bad-stamp": lambda data, size: json.dumps({**data, "sources": {"a": "zz"}}).encode(),
     "names-a-list": lambda data, size: json.dumps({**data, "names": ["Orcs"]}).encode(),
 }

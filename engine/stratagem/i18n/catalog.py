@@ -41,7 +41,7 @@ from stratagem.i18n.names import NameBook
 from stratagem.i18n.plural import PluralRule
 from stratagem.loader.access import STRICT
 from stratagem.loader.usercache import cache_folder, read_entry, write_entry
-from stratagem.loader.yamlio import load_yaml, read_text
+from stratagem.loader.yamlio import child_path, load_yaml, read_text
 
 #: The language every other falls back to.
 FALLBACK_LANGUAGE = "en"
@@ -333,21 +333,26 @@ def _entry_limit(text: str) -> int:
     return 16 * len(text) + 65536
 
 
-def _location_data(location: Location | None) -> list[object] | None:
-    return None if location is None else [location.line, location.column, location.path]
-
-
 def _locale_data(locale: LocaleFile, key: dict[str, object]) -> dict[str, object] | None:
-    """What the cache keeps of ``locale`` (plain JSON data), or None if it cannot."""
-    places = [locale.messages_at, *locale.locations.values()]
-    if any(place is not None and place.file != locale.path for place in places) or \
-            set(locale.locations) != set(locale.messages):
+    """What the cache keeps of ``locale`` (plain JSON data), or None if it cannot. Where
+    each message was written is two numbers, line and column, in ``places``: its document
+    path is the one ``messages:`` gives it (anything else is not kept)."""
+    home = locale.messages_at
+    places: list[int] = []
+    for name, where in locale.locations.items():
+        if home is None or home.path is None or where.file != locale.path or \
+                where.line is None or where.column is None or \
+                where.path != child_path(home.path, name):
+            return None
+        places += (where.line, where.column)
+    if list(locale.locations) != list(locale.messages) or \
+            (home is not None and home.file != locale.path):
         return None
     return {
         **key, "name": locale.name, "sources": locale.sources, "names": locale.names,
-        "messages_at": _location_data(locale.messages_at),
-        "messages": {name: [to_data(message), _location_data(locale.locations[name])]
-                     for name, message in locale.messages.items()},
+        "messages_at": None if home is None else [home.line, home.column, home.path],
+        "messages": {name: to_data(message) for name, message in locale.messages.items()},
+        "places": places,
     }
 
 
@@ -359,21 +364,23 @@ def _stored_locale(data: object, key: dict[str, object], path: str,
     try:
         if not isinstance(data, dict) or any(data.get(k) != v for k, v in key.items()):
             return None
+        home = _stored_location(data["messages_at"], path)
         result = LocaleFile(path=path, language=expected, name=_text_or_none(data["name"]),
                             sources=_text_map(data["sources"], _STAMP),
-                            names=_text_map(data["names"], None),
-                            messages_at=_stored_location(data["messages_at"], path))
-        messages = data["messages"]
-        if not isinstance(messages, dict):
+                            names=_text_map(data["names"], None), messages_at=home)
+        messages, places = data["messages"], data["places"]
+        if type(messages) is not dict or type(places) is not list or \
+                len(places) != 2 * len(messages) or (messages and (home is None or
+                                                                    home.path is None)):
             return None
-        for name, (message, where) in messages.items():
-            if not _KEY.fullmatch(name):
-                return None
-            location = _stored_location(where, path)
-            if location is None:
+        base = home.path if home is not None and home.path is not None else "$"
+        for at, (name, message) in enumerate(messages.items()):
+            line, column = places[2 * at], places[2 * at + 1]
+            if type(line) is not int or type(column) is not int or line < 1 or column < 1 \
+                    or not _KEY.fullmatch(name):
                 return None
             result.messages[name] = from_data(message)
-            result.locations[name] = location
+            result.locations[name] = Location(path, line, column, child_path(base, name))
         return result
     except (BadData, LookupError, TypeError, ValueError):
         return None
