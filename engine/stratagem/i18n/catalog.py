@@ -10,9 +10,10 @@ never raises.
 
 Every message is parsed when its file is read, so a malformed one is a load
 error with its file, line and column. What a file read into is kept in the user's cache
-(:mod:`stratagem.loader.usercache`) under a digest of its text and of the code that read
-it: the next run that reads the same text needs neither the YAML parser nor the message
-parser (docs/performance.md, "Start-up").
+(:mod:`stratagem.loader.usercache`) with its whole text and a stamp of the code that read
+it: the next run that reads the same text with the same code needs neither the YAML
+parser nor the message parser (docs/performance.md, "Start-up"; docs/security.md, "The
+user's cache").
 """
 
 from __future__ import annotations

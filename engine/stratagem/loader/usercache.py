@@ -1,14 +1,15 @@
 """The user's cache folder: plain JSON that saves work a later run would repeat.
 
 What is kept here is never a verdict taken on trust: an entry holds data the engine made
-from a file, under a key that digests every byte of that file and the code that read it,
-and whoever reads an entry checks its whole shape again (see ``i18n/catalog.py``). An
+from a file, with that file's whole text and a stamp of the code that read it, and whoever
+reads an entry compares them and checks its whole shape again (see ``i18n/catalog.py``). An
 entry that cannot be read, is not JSON, is too large or has the wrong shape is ignored and
 written anew; a folder that cannot be made or written, or that someone else could write,
 means no cache, never an error. JSON only: nothing read from here can run code.
 
 The folder is ``$STRATAGEM_CACHE`` if set, else ``$XDG_CACHE_HOME/stratagem``, else
-``~/.cache/stratagem``; ``STRATAGEM_CACHE=off`` turns the cache off (docs/performance.md).
+``~/.cache/stratagem``; ``STRATAGEM_CACHE=off`` turns the cache off (docs/security.md, "The
+user's cache").
 """
 
 from __future__ import annotations
