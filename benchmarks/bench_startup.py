@@ -87,7 +87,8 @@ def measure(engines: list[Engine], argv: list[str], n: int, cold: bool) -> None:
         for engine in engines:
             engine.run(argv, "source", cold)
     print(f"\n`stratagem {' '.join(argv)}`, best of {n} (s)\n")
-    print("| engine | from | wall, best | wall, median | CPU, best |\n| --- | --- | ---: | ---: | ---: |")
+    print("| engine | from | wall, best | wall, median | CPU, best |")
+    print("| --- | --- | ---: | ---: | ---: |")
     for engine in engines:
         for way in ("bytecode", "source"):
             wall, cpu = engine.wall[way], engine.cpu[way]
