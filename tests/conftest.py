@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -15,6 +17,25 @@ import pytest
 TESTS = Path(__file__).resolve().parent
 #: the shipped examples, which tests name by absolute paths from temporary scenarios
 EXAMPLES = TESTS.parent / "examples"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The user's cache (stratagem.loader.usercache) goes to a folder of this run, never the
+    home folder: for the tests, what they import while collected, and the processes they
+    start (``STRATAGEM_CACHE=off`` as it is given keeps it off)."""
+    if os.environ.get("STRATAGEM_CACHE", "").strip().lower() != "off":
+        folder = tempfile.mkdtemp(prefix="stratagem-cache-")
+        config.stash[_CACHE] = folder
+        os.environ["STRATAGEM_CACHE"] = folder
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    folder = config.stash.get(_CACHE, None)
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+_CACHE = pytest.StashKey[str]()
 
 
 @pytest.fixture(autouse=True)

@@ -15,7 +15,7 @@ texts live in the engine's locale files (``engine/stratagem/locales/``);
 
 from __future__ import annotations
 
-import difflib
+import importlib
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -298,9 +298,12 @@ def did_you_mean(name: object, candidates: Iterable[object]) -> str | None:
     """A "did you mean 'x'?" hint for a misspelt name: up to three of ``candidates`` close
     to it (exact case first, then any case), or None.
 
-    (difflib is imported with this module: a compiled module that imports inside a function
-    an expression calls would look for ``__import__`` in the expression's empty builtins.)
+    (difflib is imported when first asked, for the command line's start-up, and by a call
+    rather than an ``import`` statement: compiled by mypyc, such a statement inside a
+    function an expression calls would look for ``__import__`` in the expression's empty
+    builtins.)
     """
+    difflib = importlib.import_module("difflib")
     word = str(name)
     names = [str(c) for c in candidates]
     close = difflib.get_close_matches(word, names, n=3, cutoff=0.6)

@@ -18,7 +18,6 @@ from stratagem.i18n.catalog import (
     engine_catalog,
     load_catalog,
 )
-from stratagem.i18n.engine_keys import engine_keys
 from stratagem.i18n.messages import Message, MessageSyntaxError, parse_message
 from stratagem.i18n.plural import PluralRule
 
@@ -30,7 +29,6 @@ __all__ = [
     "PluralRule",
     "Translator",
     "engine_catalog",
-    "engine_keys",
     "load_catalog",
     "parse_message",
 ]

@@ -9,32 +9,40 @@ is shown in English, a key missing in both is shown as ``[key]``. Formatting
 never raises.
 
 Every message is parsed when its file is read, so a malformed one is a load
-error with its file, line and column.
+error with its file, line and column. What a file read into is kept in the user's cache
+(:mod:`stratagem.loader.usercache`) with its whole text and a stamp of the code that read
+it: the next run that reads the same text with the same code needs neither the YAML
+parser nor the message parser (docs/performance.md, "Start-up"; docs/security.md, "The
+user's cache").
 """
 
 from __future__ import annotations
 
+import os
 import re
+import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Protocol
 
+from stratagem import __version__
 from stratagem.errors import Either, Location, StratagemError, ValidationFailed
-from stratagem.i18n.engine_keys import (
-    RULESET_TITLE,
-    decision_key,
-    enum_key,
-    field_key,
-    table_key,
-)
 from stratagem.i18n.language import Language, is_number
-from stratagem.i18n.messages import Message, MessageSyntaxError, parse_message
+from stratagem.i18n.messages import (
+    BadData,
+    Message,
+    MessageSyntaxError,
+    from_data,
+    parse_message,
+    to_data,
+)
 from stratagem.i18n.names import NameBook
 from stratagem.i18n.plural import PluralRule
 from stratagem.loader.access import STRICT
-from stratagem.loader.yamlio import load_yaml
+from stratagem.loader.usercache import cache_folder, read_entry, write_entry
+from stratagem.loader.yamlio import child_path, load_yaml, read_text
 
 #: The language every other falls back to.
 FALLBACK_LANGUAGE = "en"
@@ -259,8 +267,152 @@ def read_locale(path: Path) -> LocaleFile:
 
 @lru_cache(maxsize=256)
 def _read_locale_cached(path: str, _mtime: int, _size: int) -> LocaleFile:
-    doc = load_yaml(Path(path))
-    return parse_locale(doc, path, expected=Path(path).stem)
+    expected = Path(path).stem
+    text = read_text(Path(path), path)
+    folder = cache_folder("locales") if len(text) <= _CACHED_TEXT else None
+    if folder is None:
+        return parse_locale(load_yaml(Path(path), text=text), path, expected=expected)
+    key = _entry_key(path, text, expected)
+    entry, limit = _entry_name(path), _entry_limit(text)
+    found = _stored_locale(read_entry(folder, entry, limit), key, path, expected)
+    if found is not None:
+        return found
+    locale = parse_locale(load_yaml(Path(path), text=text), path, expected=expected)
+    data = _locale_data(locale, key)
+    if data is not None:
+        write_entry(folder, entry, data, limit)
+    return locale
+
+
+#: The shape of a cached locale file; raise it when :func:`_locale_data` changes.
+CACHE_FORMAT = 1
+#: The longest locale file kept in the cache (the engine's own are under 100,000
+#: characters): a stranger's larger one is read every time, and fills no disk.
+_CACHED_TEXT = 1 << 20
+
+
+def _entry_key(path: str, text: str, language: str) -> dict[str, object]:
+    """What a cache entry must match to be used: :data:`CACHE_FORMAT`, the engine's version
+    with the size and time of the modules that read a locale file (an edited checkout reads
+    anew, though its version is the same), the file's path, the language its name gives,
+    and its whole text (compared, not digested: no two texts can match)."""
+    return {"format": CACHE_FORMAT, "code": _code_stamp(), "path": os.path.abspath(path),
+            "language": language, "text": text}
+
+
+#: The modules whose code decides what a locale file reads into.
+_READERS = (__name__, parse_message.__module__, load_yaml.__module__, PluralRule.__module__,
+            Location.__module__)
+
+
+@lru_cache(maxsize=1)
+def _code_stamp() -> list[str]:
+    """The engine's version and the size and time of each of :data:`_READERS`' files."""
+    code = [__version__]
+    for name in _READERS:
+        module = getattr(sys.modules.get(name), "__file__", None) or name
+        try:
+            info = os.stat(module)
+            code.append(f"{module}:{info.st_mtime_ns}:{info.st_size}")
+        except (OSError, ValueError):
+            code.append(f"{module}:?")
+    return code
+
+
+def _entry_name(path: str) -> str:
+    """The cache entry of the file at ``path``: one a file, replaced when its text changes
+    (two paths that share a name take turns: the entry holds its path)."""
+    import zlib
+
+    where = os.path.abspath(path).encode("utf-8", "surrogatepass")
+    return f"{zlib.crc32(where):08x}{zlib.adler32(where):08x}.json"
+
+
+def _entry_limit(text: str) -> int:
+    """The largest cache entry a text of this length can make (its text again, keys, parsed
+    parts and positions: a few times the text); a larger one is not read."""
+    return 16 * len(text) + 65536
+
+
+def _locale_data(locale: LocaleFile, key: dict[str, object]) -> dict[str, object] | None:
+    """What the cache keeps of ``locale`` (plain JSON data), or None if it cannot. Where
+    each message was written is two numbers, line and column, in ``places``: its document
+    path is the one ``messages:`` gives it (anything else is not kept)."""
+    home = locale.messages_at
+    places: list[int] = []
+    for name, where in locale.locations.items():
+        if home is None or home.path is None or where.file != locale.path or \
+                where.line is None or where.column is None or \
+                where.path != child_path(home.path, name):
+            return None
+        places += (where.line, where.column)
+    if list(locale.locations) != list(locale.messages) or \
+            (home is not None and home.file != locale.path):
+        return None
+    return {
+        **key, "name": locale.name, "sources": locale.sources, "names": locale.names,
+        "messages_at": None if home is None else [home.line, home.column, home.path],
+        "messages": {name: to_data(message) for name, message in locale.messages.items()},
+        "places": places,
+    }
+
+
+def _stored_locale(data: object, key: dict[str, object], path: str,
+                   expected: str) -> LocaleFile | None:
+    """The locale file a cache entry holds, if it is one :func:`_locale_data` wrote for this
+    ``key``: every part of it is checked as a file's would be (a damaged or forged entry
+    holds no more than a file could), and anything else is None: the file is read anew."""
+    try:
+        if not isinstance(data, dict) or any(data.get(k) != v for k, v in key.items()):
+            return None
+        home = _stored_location(data["messages_at"], path)
+        result = LocaleFile(path=path, language=expected, name=_text_or_none(data["name"]),
+                            sources=_text_map(data["sources"], _STAMP),
+                            names=_text_map(data["names"], None), messages_at=home)
+        messages, places = data["messages"], data["places"]
+        if type(messages) is not dict or type(places) is not list or \
+                len(places) != 2 * len(messages) or (messages and (home is None or
+                                                                    home.path is None)):
+            return None
+        base = home.path if home is not None and home.path is not None else "$"
+        for at, (name, message) in enumerate(messages.items()):
+            line, column = places[2 * at], places[2 * at + 1]
+            if type(line) is not int or type(column) is not int or line < 1 or column < 1 \
+                    or not _KEY.fullmatch(name):
+                return None
+            result.messages[name] = from_data(message)
+            result.locations[name] = Location(path, line, column, child_path(base, name))
+        return result
+    except (BadData, LookupError, TypeError, ValueError):
+        return None
+
+
+_STAMP = re.compile(r"[0-9a-f]{8}")
+
+
+def _text_or_none(value: object) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    raise BadData("not a text")
+
+
+def _text_map(value: object, pattern: re.Pattern[str] | None) -> dict[str, str]:
+    if not isinstance(value, dict) or not all(
+            isinstance(v, str) and (pattern is None or pattern.fullmatch(v))
+            for v in value.values()):
+        raise BadData("not a map of texts")
+    return value
+
+
+def _stored_location(value: object, path: str) -> Location | None:
+    if value is None:
+        return None
+    line, column, where = value if type(value) is list else ((),) * 3
+    if (line is None or (type(line) is int and line > 0)) and (
+            column is None or (type(column) is int and column > 0)) and (
+            where is None or type(where) is str):
+        return Location(path, line, column, where)
+    raise BadData("not a place")
 
 
 def find_locale_files(
@@ -469,6 +621,30 @@ def engine_catalog(lang: str, *more: Path) -> Catalog:
     """The engine's own texts in ``lang``, then the files or folders ``more``, then the
     extra places (:func:`extra_locale_places`), each later one winning."""
     return load_catalog(lang, [ENGINE_LOCALES, *more, *extra_locale_places()])
+
+
+#: The key of a ruleset's own title.
+RULESET_TITLE = "ruleset.title"
+
+
+def field_key(kind: str, field: str) -> str:
+    """``field.<kind>.<field>``: the label of an entity field (``field.unit.count``)."""
+    return f"field.{kind}.{field}"
+
+
+def enum_key(enum: str, value: object) -> str:
+    """``enum.<enum>.<value>``: an enum value (for a table-backed enum, the table's name)."""
+    return f"enum.{enum}.{value}"
+
+
+def table_key(table: str) -> str:
+    """``table.<table>``: the title of a table."""
+    return f"table.{table}"
+
+
+def decision_key(decision: str) -> str:
+    """``decision.<id>``: what a ``decide`` step asks."""
+    return f"decision.{decision}"
 
 
 def _humanise(name: object) -> str:

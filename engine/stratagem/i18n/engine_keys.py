@@ -18,7 +18,7 @@ The schemas' own messages and hints are found too (``x-message-key``,
 compares the engine's locale files with what this finds: a key the code needs
 that a language lacks is *missing*, a text that nothing uses is *unused*. A
 ruleset's keys are the ``event:``/``emit``/``message:`` keys it writes plus the
-derived keys spelled by the functions below.
+derived keys spelled by :func:`stratagem.i18n.catalog.field_key` and its like.
 """
 
 from __future__ import annotations
@@ -175,27 +175,3 @@ def engine_keys() -> EngineKeys:
     for schema in sorted(data_dir("schemas").glob("*.json")):
         scan_schema(schema.read_text(encoding="utf-8"), str(schema), found)
     return found
-
-
-#: The key of a ruleset's own title.
-RULESET_TITLE = "ruleset.title"
-
-
-def field_key(kind: str, field: str) -> str:
-    """``field.<kind>.<field>``: the label of an entity field (``field.unit.count``)."""
-    return f"field.{kind}.{field}"
-
-
-def enum_key(enum: str, value: object) -> str:
-    """``enum.<enum>.<value>``: an enum value (for a table-backed enum, the table's name)."""
-    return f"enum.{enum}.{value}"
-
-
-def table_key(table: str) -> str:
-    """``table.<table>``: the title of a table."""
-    return f"table.{table}"
-
-
-def decision_key(decision: str) -> str:
-    """``decision.<id>``: what a ``decide`` step asks."""
-    return f"decision.{decision}"

@@ -34,6 +34,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from functools import lru_cache
 
 from stratagem.errors import StratagemError, Term, caret
 from stratagem.i18n.language import Language, is_number
@@ -126,7 +127,7 @@ _MISSING = object()
 class Message:
     """One parsed message: :func:`parse_message` builds it, :meth:`format` fills it in."""
 
-    __slots__ = ("_text", "arguments", "parts", "plurals", "quoted", "source")
+    __slots__ = ("_arguments", "_plurals", "_text", "parts", "quoted", "source")
 
     def __init__(self, source: str, parts: tuple[Part, ...],
                  quoted: tuple[tuple[int, str], ...] = ()) -> None:
@@ -135,13 +136,25 @@ class Message:
         #: ``(offset of the opening apostrophe, the text it quotes)`` of each quoted span:
         #: shown as it is written, braces and all (see :func:`literal_placeholders`)
         self.quoted = quoted
-        #: Every parameter name the message reads (plural and select ones included).
-        self.arguments: frozenset[str] = frozenset(_arguments(parts))
-        #: ``(parameter, forms written)`` for each plural, in order.
-        self.plurals: tuple[tuple[str, frozenset[str]], ...] = tuple(_plurals(parts))
+        self._arguments: frozenset[str] | None = None
+        self._plurals: tuple[tuple[str, frozenset[str]], ...] | None = None
         self._text = parts[0] if len(parts) == 1 and isinstance(parts[0], str) else None
         if not parts:
             self._text = ""
+
+    @property
+    def arguments(self) -> frozenset[str]:
+        """Every parameter name the message reads (plural and select ones included)."""
+        if self._arguments is None:  # what the checks ask, not formatting: found when asked
+            self._arguments = frozenset(_arguments(self.parts))
+        return self._arguments
+
+    @property
+    def plurals(self) -> tuple[tuple[str, frozenset[str]], ...]:
+        """``(parameter, forms written)`` for each plural, in order."""
+        if self._plurals is None:
+            self._plurals = tuple(_plurals(self.parts))
+        return self._plurals
 
     def format(
         self,
@@ -613,6 +626,153 @@ def to_icu(parts: tuple[Part, ...], *, in_plural: bool = False) -> str:
                 f"{k} {{{to_icu(v, in_plural=in_plural)}}}" for k, v in part.branches.items())
                 + "}")
     return "".join(out)
+
+
+def to_data(message: Message) -> object:
+    """``message`` as plain JSON data that :func:`from_data` turns back into the same message:
+    a text that needs no parsing as itself, else ``[source, parts, quoted spans]``."""
+    if _SPECIAL.search(message.source) is None:
+        return message.source
+    return [message.source, _parts_data(message.parts), [list(span) for span in message.quoted]]
+
+
+def _parts_data(parts: tuple[Part, ...]) -> list[object]:
+    out: list[object] = []
+    for part in parts:
+        if isinstance(part, str):
+            out.append(part)
+        elif isinstance(part, Arg):
+            out.append(["a", part.name])
+        elif isinstance(part, Pound):
+            out.append(["#"])
+        elif isinstance(part, Number):
+            out.append(["n", part.arg.name, part.style, part.currency])
+        elif isinstance(part, Plural):
+            last = "e" if part.exact and part.last is list(part.exact.values())[-1] else "f"
+            out.append(["p", part.arg.name, _branches_data(part.exact), _branches_data(part.forms),
+                        last])
+        else:
+            out.append(["s", part.arg.name, _branches_data(part.branches)])
+    return out
+
+
+def _branches_data(branches: Mapping[str, tuple[Part, ...]]) -> list[object]:
+    return [[key, _parts_data(parts)] for key, parts in branches.items()]
+
+
+class BadData(ValueError):
+    """Data that :func:`to_data` cannot have written (a damaged or forged cache entry)."""
+
+
+def from_data(data: object) -> Message:
+    """The message :func:`to_data` wrote as ``data``. Raises :class:`BadData` for anything
+    the parser could not have made (a name it refuses, an unknown plural form, nesting deeper
+    than :data:`MAX_DEPTH`), so that data from a cache holds no more than a file could."""
+    if isinstance(data, str):
+        if _SPECIAL.search(data) is not None:
+            raise BadData("a message with placeholders stored as plain text")
+        return Message(data, (data,) if data else ())
+    if not (isinstance(data, list) and len(data) == 3 and isinstance(data[0], str)
+            and isinstance(data[2], list)):
+        raise BadData("not a stored message")
+    source, parts, spans = data
+    quoted: list[tuple[int, str]] = []
+    for span in spans:
+        if not (isinstance(span, list) and len(span) == 2 and type(span[0]) is int
+                and 0 <= span[0] < len(source) and isinstance(span[1], str)):
+            raise BadData("not a quoted span")
+        quoted.append((span[0], span[1]))
+    return Message(source, _parts_from(parts, False, 0), tuple(quoted))
+
+
+_STYLES = frozenset({"decimal", "percent", "integer"})
+_CURRENCY = re.compile(r"[A-Z]{3}")
+
+
+def _exact_key(key: str) -> bool:
+    """``key`` is an exact branch as the parser keeps it (``=1.50`` as ``1.5``)."""
+    return _EXACT.fullmatch("=" + key) is not None and _plain_exact(key) == key
+
+
+def _plural_form(key: str) -> bool:
+    return key in CATEGORIES
+
+
+def _branch_word(key: str) -> bool:
+    return _WORD.fullmatch(key) is not None
+
+
+def _parts_from(data: object, in_plural: bool, depth: int) -> tuple[Part, ...]:
+    if not isinstance(data, list):
+        raise BadData("not a list of parts")
+    out: list[Part] = []
+    for item in data:
+        if isinstance(item, str):
+            out.append(item)
+            continue
+        if not (isinstance(item, list) and item and isinstance(item[0], str)):
+            raise BadData("not a part")
+        kind, rest = item[0], item[1:]
+        if kind == "#" and not rest and in_plural:
+            out.append(_POUND)
+            continue
+        if not rest:
+            raise BadData("a part without its parameter")
+        arg = _arg_from(rest[0])
+        if kind == "a" and len(rest) == 1:
+            out.append(arg)
+        elif kind == "n" and len(rest) == 3 and (
+                (isinstance(rest[1], str) and rest[1] in _STYLES and rest[2] == "") or (
+                    rest[1] == "currency" and isinstance(rest[2], str)
+                    and _CURRENCY.fullmatch(rest[2]))):
+            out.append(Number(arg, rest[1], rest[2]))
+        elif kind == "p" and len(rest) == 4 and rest[3] in ("e", "f") and depth < MAX_DEPTH:
+            exact = _branches_from(rest[1], True, depth, _exact_key)
+            forms = _branches_from(rest[2], True, depth, _plural_form)
+            chosen = exact if rest[3] == "e" else forms
+            if not chosen:
+                raise BadData("a plural without the branch it names last")
+            out.append(Plural(arg, exact, forms, list(chosen.values())[-1]))
+        elif kind == "s" and len(rest) == 2 and depth < MAX_DEPTH:
+            branches = _branches_from(rest[1], in_plural, depth, _branch_word)
+            if not branches:
+                raise BadData("a select without branches")
+            out.append(Select(arg, branches))
+        else:
+            raise BadData(f"not a part: {kind!r}")
+    return tuple(out)
+
+
+def _arg_from(name: object) -> Arg:
+    arg = _named_arg(name) if isinstance(name, str) else None
+    if arg is None:
+        raise BadData("not a parameter name the parser takes")
+    return arg
+
+
+@lru_cache(maxsize=1024)
+def _named_arg(name: str) -> Arg | None:
+    """The parameter ``{name}`` (one for each name: a catalog names a few hundred), or None
+    for a name the parser refuses."""
+    path = tuple(name.split("."))
+    if not _NAME.fullmatch(name) or any(segment.startswith("_") for segment in path):
+        return None
+    return Arg(name, path)
+
+
+def _branches_from(data: object, in_plural: bool, depth: int,
+                   allowed: Callable[[str], bool]) -> dict[str, tuple[Part, ...]]:
+    if not isinstance(data, list):
+        raise BadData("not a list of branches")
+    branches: dict[str, tuple[Part, ...]] = {}
+    for entry in data:
+        if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], str)):
+            raise BadData("not a branch")
+        name = entry[0]
+        if name in branches or not allowed(name):
+            raise BadData("not a branch name")
+        branches[name] = _parts_from(entry[1], in_plural, depth + 1)
+    return branches
 
 
 def _quote(text: str, in_plural: bool) -> str:

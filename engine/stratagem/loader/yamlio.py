@@ -152,7 +152,7 @@ def load_yaml(path: Path | str, limits: LoadLimits = DEFAULT_LIMITS, text: str |
     """
     file = str(path)
     if text is None:
-        text = _read_text(Path(path), file, limits)
+        text = read_text(Path(path), file, limits)
     elif len(text.encode("utf-8", "replace")) > limits.max_file_bytes:
         raise _too_big(file, len(text.encode("utf-8", "replace")), limits)
     if not document or _KIND_LINE.search(text):
@@ -215,7 +215,9 @@ def _size(n: int) -> str:
     return f"{n} bytes"
 
 
-def _read_text(path: Path, file: str, limits: LoadLimits) -> str:
+def read_text(path: Path, file: str, limits: LoadLimits = DEFAULT_LIMITS) -> str:
+    """The text of the file at ``path`` (``file`` names it in errors), as :func:`load_yaml`
+    reads it: a regular file within the size limit, UTF-8, without control characters."""
     try:
         if path.is_dir():
             raise StratagemError(
