@@ -19,7 +19,7 @@ import pytest
 import stratagem.compile.pipeline
 from stratagem.api import load_scenario
 from stratagem.errors import Location, StratagemError
-from stratagem.expr import EVALUATORS, Evaluator, ExpressionError, compile_expr, compiled
+from stratagem.expr import EVALUATORS, Evaluator, ExpressionError, compile_expr
 
 MODES = ("compiled", "simpleeval")
 WHERE = Location("house-rules.yaml", 12, 7)
@@ -410,8 +410,9 @@ entities:
 
 @pytest.mark.parametrize("mode", MODES)
 def test_a_member_read_with_a_dot_is_noted_by_the_value_reading_it(write, monkeypatch, mode):
-    # `battle.days` is a stored field: compiled code reads it inline, but not while a
-    # derived value is computed, which must note it (or a change of it would not reach)
+    # `battle.days`, a field of another entity read inside a derived value, is noted by
+    # it: a change of the field reaches the value (a read that skipped the noting, say one
+    # written inline by the expression compiler, would leave it stale)
     write(READS.format(ruleset=SCENARIO.parent / "skirmish" / "ruleset.yaml"), "rules.yaml")
     path = write("kind: scenario\nruleset: rules.yaml\nbattle: {days: 2}\nsides:\n"
                  "  - {name: Red, units: [{troop: infantry, count: 10}]}\n")
@@ -422,50 +423,6 @@ def test_a_member_read_with_a_dot_is_noted_by_the_value_reading_it(write, monkey
     assert (root.days, unit.tired) == (2, 20)
     root.set("days", 3)
     assert unit.tired == 30
-
-
-class Stores:
-    """An object whose values compiled code may read inline (`Stored`)."""
-
-    def __init__(self, values: dict[str, Any], busy: bool = False) -> None:
-        self._f = values
-        self._w = Busy(busy)
-
-
-@dataclass
-class Busy:
-    stack: bool
-
-
-def test_a_stored_value_is_read_inline_and_everything_else_by_the_reader():
-    read: list[str] = []
-
-    def reader(owner: Any, name: str) -> Any:
-        read.append(name)
-        if isinstance(owner, Stores):
-            if name in owner._f:
-                return owner._f[name]
-            raise ExpressionError(f"no '{name}'")
-        return compiled.read_attribute(owner, name)
-
-    ev = Evaluator(attribute=reader, stored=[compiled.Stored(Stores, "_f", ("_w", "stack"))])
-    idle, busy = Stores({"a": 1, "none": None, "self": "x"}), Stores({"a": 2}, busy=True)
-    names = {"idle": idle, "busy": busy, "unit": Unit("u", 3), "all": [idle, idle]}
-
-    def run(text: str) -> Any:
-        read.clear()
-        return ev.eval(compile_expr(text, WHERE), names)
-
-    assert (run("[idle.a, idle.none, idle.self]"), read) == ([1, None, "x"], [])
-    assert (run("busy.a"), read) == (2, ["a"])
-    assert (run("unit.br"), read) == (3, ["br"])
-    assert (run("[x.a for x in all if x.a]"), read) == ([1, 1], [])
-    assert (run("[x for x in idle.a * [1]]"), read) == ([1], ["a"])  # in the items walked
-    with pytest.raises(ExpressionError, match="no 'b'"):
-        run("idle.b")
-    assert read == ["b"]
-    with pytest.raises(ExpressionError, match="'.append' is a method"):
-        run("all.append")
 
 
 # -- names, functions, builtins -----------------------------------------------------------

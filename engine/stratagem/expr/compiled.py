@@ -14,8 +14,7 @@ it once into a function of the scope:
 - a call ``f(a)`` calls the evaluator's function ``f`` (a global of the compiled
   function, which has no builtins at all);
 - ``a.b`` becomes ``attr(a, 'b')``, which refuses methods (names starting with ``_``
-  were refused at load), but for a value the reader's objects store in a dict (`Stored`),
-  the most frequent case, read inline (see :meth:`_Rewrite.visit_Attribute`);
+  were refused at load);
 - ``+``, ``*``, ``/``, ``//``, ``%``, ``**`` call the same bounded operators the
   simpleeval evaluator uses (no ``'x' * 10**9``, exact division, no huge powers), but for
   ``+`` and ``*`` of two whole numbers, the most frequent case, written inline (see
@@ -31,9 +30,9 @@ from __future__ import annotations
 
 import ast
 import copy
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping
 from fractions import Fraction
-from typing import Any, Final, NamedTuple
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -104,26 +103,6 @@ _ITEM = "__item"
 _CALL = "__call"
 _TYPE = "__type"
 _INT = "__int"
-_ABSENT = "__absent"
-_STORED = "__stored"
-
-
-def _stored_kind(i: int) -> str:
-    return f"__stored{i}"
-
-
-class Stored(NamedTuple):
-    """Objects whose values compiled code reads inline before it calls the attribute
-    reader: for an object of exactly the type ``kind``, ``o.name`` is
-    ``getattr(o, values).get(name)`` if that holds ``name``, unless the object reached
-    through the attributes ``busy`` (in turn) is true then. Whatever else (another type, a
-    name not held, busy) is left to the reader, which must answer the same for what is
-    read inline. (The engine's entities and table rows register themselves so, through
-    the evaluator their ruleset makes: see `stratagem.model.entities`.)"""
-
-    kind: type
-    values: str
-    busy: tuple[str, ...] = ()
 
 
 def constant_name(name: str) -> str:
@@ -151,11 +130,10 @@ _INT_BOUND: Final = 10**MAX_DIGITS
 @mypyc_attr(native_class=False)
 class _Rewrite(ast.NodeTransformer):
     def __init__(self, operators: Mapping[type, Any], constants: Collection[str],
-                 checked: bool, stored: Sequence[Stored] = ()) -> None:
+                 checked: bool) -> None:
         self.operators = operators
         self.constants = constants
         self.checked = checked
-        self.stored = stored
         self.bound: list[set[str]] = []
         self.uses_budget = False
         self.temps = 0
@@ -190,44 +168,9 @@ class _Rewrite(ast.NodeTransformer):
                                  node)
 
     def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
-        owner = self.visit(node.value)
-        name = ast.Constant(node.attr)
-        if not self.stored or self.in_items:
-            return ast.copy_location(_call(_ATTR, owner, name), node)
-        return ast.copy_location(self._read(owner, name), node)
-
-    def _read(self, owner: ast.expr, name: ast.Constant) -> ast.expr:
-        """``a.b`` with the reader called only if ``a`` holds no stored ``b`` (`Stored`)::
-
-            v if (t := type(o := a)) is K0 and (v := o._f.get('b', A)) is not A
-                and not o._w.stack
-            else v if t is K1 and (v := o._cells.get('b', A)) is not A
-            else attr(o, 'b')
-
-        (``A`` a sentinel no stored value is.) ``a`` is computed once, as in the call."""
-        o, kind, v = (f"__t{self.temps + i}" for i in (1, 2, 3))
-        self.temps += 3
-        subject: ast.expr = _call(_TYPE, ast.NamedExpr(ast.Name(o, ast.Store()), owner))
-        if len(self.stored) > 1:
-            subject = ast.NamedExpr(ast.Name(kind, ast.Store()), subject)
-        read: ast.expr = _call(_ATTR, ast.Name(o, ast.Load()), name)
-        for i in reversed(range(len(self.stored))):
-            stored = self.stored[i]
-            values = ast.Attribute(ast.Name(o, ast.Load()), stored.values, ast.Load())
-            got = ast.Call(ast.Attribute(values, "get", ast.Load()),
-                           [name, ast.Name(_ABSENT, ast.Load())], [])
-            tests: list[ast.expr] = [
-                ast.Compare(subject if i == 0 else ast.Name(kind, ast.Load()), [ast.Is()],
-                            [ast.Name(_stored_kind(i), ast.Load())]),
-                ast.Compare(ast.NamedExpr(ast.Name(v, ast.Store()), got), [ast.IsNot()],
-                            [ast.Name(_ABSENT, ast.Load())])]
-            if stored.busy:
-                busy: ast.expr = ast.Name(o, ast.Load())
-                for attribute in stored.busy:
-                    busy = ast.Attribute(busy, attribute, ast.Load())
-                tests.append(ast.UnaryOp(ast.Not(), busy))
-            read = ast.IfExp(ast.BoolOp(ast.And(), tests), ast.Name(v, ast.Load()), read)
-        return read
+        return ast.copy_location(ast.Call(ast.Name(_ATTR, ast.Load()),
+                                          [self.visit(node.value), ast.Constant(node.attr)], []),
+                                 node)
 
     # operators -----------------------------------------------------------------------
     def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
@@ -352,7 +295,7 @@ def compile_function(node: ast.AST, text: str, namespace: dict[str, Any],
     function calls each function through ``namespace['__call']`` (the evaluator's
     explanation of a failed call: the same expression, run again once it has failed).
     """
-    rewrite = _Rewrite(operators, constants, checked, namespace.get(_STORED, ()))
+    rewrite = _Rewrite(operators, constants, checked)
     body = rewrite.visit(_copy(node))
     statements: list[ast.stmt] = []
     if rewrite.uses_budget:
@@ -376,19 +319,14 @@ def compile_function(node: ast.AST, text: str, namespace: dict[str, Any],
 
 def namespace(functions: Mapping[str, Any], operators: Mapping[type, Any],
               attribute: Callable[[Any, str], Any] = read_attribute,
-              call: Callable[..., Any] | None = None,
-              stored: Sequence[Stored] = ()) -> dict[str, Any]:
+              call: Callable[..., Any] | None = None) -> dict[str, Any]:
     """The globals of compiled expressions: no builtins, the functions, the operators, how
-    to read an attribute, how a checked function calls a function (``call``), and the
-    objects whose stored values are read inline before ``attribute`` is called (``stored``).
+    to read an attribute, and how a checked function calls a function (``call``).
 
     With no builtins, a compiled module (mypyc) must never import inside a function that
     an expression calls: it would look for ``__import__`` among them."""
     names: dict[str, Any] = {"__builtins__": {}, _ATTR: attribute, _ITEMS: budgeted,
-                             _ITEM: item, _CALL: call, _TYPE: type, _INT: int,
-                             _ABSENT: object(), _STORED: tuple(stored)}
-    for i, record in enumerate(stored):
-        names[_stored_kind(i)] = record.kind
+                             _ITEM: item, _CALL: call, _TYPE: type, _INT: int}
     for kind, fn in operators.items():
         names[_op(kind)] = fn
     for name, fn in functions.items():

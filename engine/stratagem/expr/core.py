@@ -13,7 +13,7 @@ import ast
 import math
 import operator as op
 import os
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Final
@@ -675,15 +675,12 @@ class Evaluator:
     One evaluator serves a whole ruleset. The compiled evaluator turns each expression
     into a Python function on its first use (:mod:`stratagem.expr.compiled`); the
     simpleeval evaluator keeps a small stack of simpleeval instances so nested
-    evaluations (derived values, formulas) never share one. ``attribute`` reads ``a.b``;
-    compiled code reads the values of the objects ``stored`` names itself first
-    (:class:`stratagem.expr.compiled.Stored`).
+    evaluations (derived values, formulas) never share one.
     """
 
     def __init__(self, functions: Mapping[str, Callable[..., Any]] | None = None,
                  mode: str | None = None,
-                 attribute: Callable[[Any, str], Any] = compiled.read_attribute,
-                 stored: Sequence[compiled.Stored] = ()) -> None:
+                 attribute: Callable[[Any, str], Any] = compiled.read_attribute) -> None:
         mode = mode or os.environ.get("STRATAGEM_EVALUATOR") or "compiled"
         if mode not in EVALUATORS:
             raise StratagemError(f"unknown evaluator '{mode}'",
@@ -691,7 +688,7 @@ class Evaluator:
                                  key="expr.unknown_evaluator", params={"mode": mode})
         self.mode = mode
         self.attribute = attribute
-        self.namespace = compiled.namespace({}, OPERATORS, attribute, checked_call, stored)
+        self.namespace = compiled.namespace({}, OPERATORS, attribute, checked_call)
         #: the ruleset's constants: names every expression may read after its scope's own
         self.constants: Mapping[str, Any] = {}
         self.functions = _Functions(self.namespace, BASE_FUNCTIONS)

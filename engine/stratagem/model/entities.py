@@ -17,7 +17,7 @@ from typing import Any, Final, TYPE_CHECKING
 from stratagem.errors import Location, StratagemError, UnknownMember, Word, a_or_an
 from stratagem.expr import SAFE_RESULT_TYPES, Expr
 from stratagem.expr.bounds import ValueTooLarge, describe_number, stored
-from stratagem.expr.compiled import MAX_COMPREHENSION_ITEMS, Stored, read_attribute
+from stratagem.expr.compiled import MAX_COMPREHENSION_ITEMS, read_attribute
 from stratagem.model.tables import Row
 from stratagem.model.values import closest, exact, plain
 
@@ -737,12 +737,6 @@ def read_member(owner: Any, name: str) -> Any:
     if stack:
         _note(owner._vdeps, name, stack)
     return entry.value
-
-
-#: What `read_member` answers first, which compiled expressions read inline without calling
-#: it: an entity's field while no derived value is being computed (none notes the read),
-#: and a row's cell.
-STORED: Final = (Stored(Entity, "_f", ("_w", "stack")), Stored(Row, "_cells"))
 
 
 def _shared(copy: Entity, name: str) -> _Cached | None:
