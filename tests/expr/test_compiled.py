@@ -398,6 +398,33 @@ def test_fields_named_like_entity_methods_are_the_fields(write, monkeypatch, mod
     assert got == [3, 4, 7]
 
 
+READS = """\
+kind: setting
+extends: {ruleset}
+entities:
+  unit:
+    derived:
+      tired: "count * battle.days"
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_member_read_with_a_dot_is_noted_by_the_value_reading_it(write, monkeypatch, mode):
+    # `battle.days`, a field of another entity read inside a derived value, is noted by
+    # it: a change of the field reaches the value (a read that skipped the noting, say one
+    # written inline by the expression compiler, would leave it stale)
+    write(READS.format(ruleset=SCENARIO.parent / "skirmish" / "ruleset.yaml"), "rules.yaml")
+    path = write("kind: scenario\nruleset: rules.yaml\nbattle: {days: 2}\nsides:\n"
+                 "  - {name: Red, units: [{troop: infantry, count: 10}]}\n")
+    monkeypatch.setenv("STRATAGEM_EVALUATOR", mode)
+    monkeypatch.setattr(stratagem.compile.pipeline, "_CACHE", {})
+    root = load_scenario(path).instantiate()
+    unit = root.sides[0].units[0]
+    assert (root.days, unit.tired) == (2, 20)
+    root.set("days", 3)
+    assert unit.tired == 30
+
+
 # -- names, functions, builtins -----------------------------------------------------------
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize(("text", "names", "message"), [
