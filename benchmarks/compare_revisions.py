@@ -23,7 +23,8 @@ rewritten in the newer syntax where it changed without changing a battle: upgrad
 On a machine busy with other work, `--instructions` counts instructions instead of
 seconds (valgrind's callgrind, run with 20 + N battles and with 20: the difference over N,
 the cost of a battle once the process is warm), the same count on every run, whatever else
-the machine is doing (every child runs with PYTHONHASHSEED=0); one round suffices.
+the machine is doing (every child runs with PYTHONHASHSEED=0 and without the user's
+cache); one round suffices.
 """
 
 from __future__ import annotations
@@ -146,7 +147,9 @@ def child(tree: Path, scenario: str, n: int,
     path = tree / "benchmarks" / "scenarios" / f"{scenario}-12v12.yaml"
     # A fixed hash seed: the battle state walks sets of readers, whose order (and so the
     # instructions counted, by up to 2 %) would otherwise change from one process to the next.
-    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    # No user cache: a first run that fills it would count more than a later one that reads
+    # it, and the two runs of --instructions are subtracted.
+    env = {**os.environ, "PYTHONHASHSEED": "0", "STRATAGEM_CACHE": "off"}
     done = subprocess.run([*prefix, sys.executable, "-c", CHILD, str(tree / "pkgroot"),
                            str(path), str(n)], capture_output=True, text=True, cwd=tree, env=env)
     if done.returncode != 0:
