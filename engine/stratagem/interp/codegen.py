@@ -189,6 +189,13 @@ class _Writer:
         self.lines: list[str] = []
         #: the loops around the step being written: (record, its pass counter or None)
         self.loops: list[tuple[Step, str | None]] = []
+        #: each field's name -> how the kinds that have it declare it (type, bounds,
+        #: optional, enum values): one way, or several
+        self.declared: dict[str, set[tuple[Any, ...]]] = {}
+        for kind in ruleset.kinds.values():
+            for name, spec in kind.fields.items():
+                self.declared.setdefault(name, set()).add(
+                    (spec.type, spec.minimum, spec.maximum, spec.optional, spec.values))
         self.ns.update(emit=emit, note=note, round_end=round_end, endless=endless,
                        items=loop_items, deep=too_deep, passes=passes, kept=kept,
                        checked=update_check, added=added_to, field=field_value,
@@ -463,7 +470,6 @@ class _Writer:
         self.line(inner, f"{entity}.update(({given}))")
         return True
 
-
     def field(self, name: str, given: str, depth: int, fields: str, record: str,
               entity: str) -> str:
         """Code for ``given`` checked as the value of the field ``name`` (``field_value``).
@@ -475,10 +481,8 @@ class _Writer:
         value = self.temp()
         call = f"field({fields}, {self.value(name)}, {value}, {record}, {entity})"
         self.line(depth, f"{value} = {given}")
-        specs = {(spec.type, spec.minimum, spec.maximum, spec.optional, spec.values)
-                 for kind in self.ruleset.kinds.values()
-                 if (spec := kind.fields.get(name)) is not None}
-        passed = self._passed(specs.pop(), value) if len(specs) == 1 else []
+        specs = self.declared.get(name, ())
+        passed = self._passed(next(iter(specs)), value) if len(specs) == 1 else []
         if not passed:
             self.line(depth, f"{value} = {call}")
         else:
