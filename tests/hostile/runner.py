@@ -71,8 +71,12 @@ def write_files(case: dict[str, Any], folder: Path) -> None:
             path.write_bytes(bytes.fromhex(spec["hex"]))
         elif "parts" in spec:
             with path.open("wb") as handle:
-                for text, times in spec["parts"]:
-                    handle.write(str(text).encode("utf-8") * int(times))
+                for text, times, *numbered in spec["parts"]:
+                    if numbered == ["numbered"]:  # each copy's {n} is its number, from 0
+                        handle.write("".join(str(text).replace("{n}", str(n))
+                                             for n in range(int(times))).encode("utf-8"))
+                    else:
+                        handle.write(str(text).encode("utf-8") * int(times))
         else:
             raise ValueError(f"{case['id']}: unknown file spec for {rel}: {spec!r}")
 

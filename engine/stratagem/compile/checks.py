@@ -96,16 +96,21 @@ USAGE: dict[str, str] = {
 }
 
 
-def check_ruleset(rs: Ruleset, formulas: Mapping[str, tuple[list[str], Expr]]
-                  ) -> list[StratagemError]:
+def check_ruleset(rs: Ruleset, formulas: Mapping[str, tuple[list[str], Expr]],
+                  seen: dict[int, Type | None] | None = None) -> list[StratagemError]:
     """Every error the static checks find in a compiled ruleset (``formulas``: each
-    formula's parameters and expression)."""
-    return _Checker(rs, formulas).run()
+    formula's parameters and expression). With ``seen``, what each member read (``x.name``)
+    reads from, as far as the inference knows, is noted there: the ``Type`` of ``x`` (None:
+    not known) by the id of the ``ast.Attribute`` node (the ruleset keeps its expressions'
+    nodes), for ``compile.readers``."""
+    return _Checker(rs, formulas, seen).run()
 
 
 class _Checker:
-    def __init__(self, rs: Ruleset, formulas: Mapping[str, tuple[list[str], Expr]]) -> None:
+    def __init__(self, rs: Ruleset, formulas: Mapping[str, tuple[list[str], Expr]],
+                 seen: dict[int, Type | None] | None = None) -> None:
         self.rs = rs
+        self.seen = seen
         self.bodies = formulas
         self.formulas = {name: params for name, (params, _) in formulas.items()}
         self.errors: dict[tuple[object, ...], StratagemError] = {}
@@ -180,7 +185,7 @@ class _Checker:
         return {key for key in self.rs.message_keys() if key.startswith("enum.")}
 
     def _derived_env(self, kind: EntityKind) -> Env:
-        env: Env = {name: self.member(kind, name) for name in kind.member_names()}
+        env: Env = _MemberTypes(self, kind)
         env["self"] = Type("entity", kind.name)
         parent = self.parents.get(kind.name)
         env["parent"] = Type("entity", parent) if parent else None
@@ -341,7 +346,7 @@ class _Checker:
         return self.expr(expr, env) if expr is not None else None
 
     def expr(self, expr: Expr, env: Env) -> Type | None:
-        return _ExprChecker(self, expr).type(expr.node, env)
+        return _ExprChecker(self, expr, seen=self.seen).type(expr.node, env)
 
     def member(self, kind: EntityKind, name: str) -> Type | None:
         """What a member of a kind holds, when known."""
@@ -373,13 +378,39 @@ class _Checker:
             params={**(params or {}), **more}))
 
 
+class _MemberTypes(dict[str, "Type | None"]):
+    """The names of a derived value: its entity's members, each one's type inferred when the
+    expression first reads it. (Inferred all at once, the type of each derived value would
+    be inferred inside the others', as deep as the kind has derived values: a kind of a few
+    hundred passed Python's bound on nesting.)"""
+
+    def __init__(self, checker: _Checker, kind: EntityKind) -> None:
+        super().__init__()
+        self.checker = checker
+        self.kind = kind
+        self.members = kind.member_names()
+
+    def get(self, name: str, default: Type | None = None) -> Type | None:  # type: ignore[override]
+        if name in self.members and not dict.__contains__(self, name):
+            self[name] = self.checker.member(self.kind, name)
+        return dict.get(self, name, default)
+
+    def copy(self) -> _MemberTypes:
+        twin = _MemberTypes(self.checker, self.kind)
+        twin.update(self)
+        return twin
+
+
 class _ExprChecker:
     """Infers what the parts of one expression hold, and reports what cannot be."""
 
-    def __init__(self, owner: _Checker, expr: Expr, quiet: bool = False) -> None:
+    def __init__(self, owner: _Checker, expr: Expr, quiet: bool = False,
+                 seen: dict[int, Type | None] | None = None) -> None:
         self.owner = owner
         self.expr = expr
         self.quiet = quiet
+        #: where to note the type of what each member read reads from (``check_ruleset``)
+        self.seen = seen
 
     def error(self, node: ast.AST, message: str, hint: str | None = None, *, key: str,
               hint_key: str | None = None, params: Mapping[str, object] | None = None,
@@ -398,7 +429,10 @@ class _ExprChecker:
         if isinstance(node, ast.Name):
             return env.get(node.id)
         if isinstance(node, ast.Attribute):
-            return self.attribute(node, self.type(node.value, env))
+            value = self.type(node.value, env)
+            if self.seen is not None:
+                self.seen[id(node)] = value
+            return self.attribute(node, value)
         if isinstance(node, ast.Subscript):
             value = self.type(node.value, env)
             self.type(node.slice, env)
@@ -429,7 +463,7 @@ class _ExprChecker:
         return None
 
     def comprehension(self, generators: list[ast.comprehension], env: Env) -> Env:
-        inner = dict(env)
+        inner = env.copy()
         for gen in generators:
             source = self.type(gen.iter, inner)
             item = source.item if source is not None and source.what == "list" else None

@@ -10,8 +10,9 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any, Final
 
-from stratagem.compile.checks import check_ruleset
+from stratagem.compile.checks import Type, check_ruleset
 from stratagem.compile.compiler import Compiler, compile_derived, compile_kinds, compile_tables
+from stratagem.compile.readers import plan_readers
 from stratagem.dice import DiceDialect
 from stratagem.errors import Location, StratagemError, ValidationFailed, Word, a_or_an
 from stratagem.expr import Expr
@@ -91,10 +92,12 @@ def compile_ruleset(doc: Mapping[str, Any], ref: str | None = None) -> Ruleset:
     rs.decisions = c.decisions
     c.message_keys.add("ruleset.title")
     rs._message_keys = c.message_keys
+    receivers: dict[int, Type | None] = {}  # what each `x.name` reads from (checks.py)
     if not c.errors:  # the static checks read a ruleset whose every part compiled
-        c.errors.extend(check_ruleset(rs, compiled_formulas))
+        c.errors.extend(check_ruleset(rs, compiled_formulas, receivers))
     if c.errors:
         raise ValidationFailed(_sorted_errors(c.errors))
+    plan_readers(rs, compiled_formulas, receivers)
     return rs
 
 

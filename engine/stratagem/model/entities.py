@@ -163,6 +163,14 @@ class EntityKind:
     #: of those that list a value of each item (``[f.name for f in ...]``), the filter that
     #: gives the items themselves (model/views.py)
     view_items: dict[str, Expr] = field(default_factory=dict, repr=False, compare=False)
+    #: what a change reaches (compile/readers.py): each derived value's slot (its place in
+    #: the battle's versions), each field's own readers (derived values of the same entity
+    #: that name it, directly or through others), and the slots of the values, of any
+    #: entity, that may read it through another entity
+    slots: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
+    readers: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False,
+                                                compare=False)
+    bumps: dict[str, tuple[int, ...]] = field(default_factory=dict, repr=False, compare=False)
 
     def stated_fields(self) -> dict[str, FieldSpec]:
         """The fields army and scenario files may state (its input fields)."""
@@ -173,18 +181,25 @@ class EntityKind:
 
 
 class World:
-    """What the entities of one battle share: the derived values being computed.
+    """What the entities of one battle share: the versions of the derived values, the
+    changes made, the derived values being computed.
 
-    Every derived value is cached. While one is computed, each field and derived value it
-    reads notes it as a *dependent*. Expressions cannot change the state (they call no
-    methods), so every change goes through :meth:`Entity.set` or :meth:`Entity.adopt`,
-    which mark the field's dependents, and theirs, *dirty*: a clean cached value is
-    returned as it is, a dirty one is computed again when it is next read.
+    Every derived value is cached. Expressions cannot change the state (they call no
+    methods), so every change goes through :meth:`Entity.set` or :meth:`Entity.adopt`, and
+    what a change of a field can reach is known from the ruleset (compile/readers.py): the
+    entity's own values that read it lose their cached value, and the *slot* of every
+    value that may read it through another entity moves on to a new version. A cached value
+    is returned as it is while its version is its slot's, computed again otherwise.
     """
 
-    __slots__ = ("frozen", "stack", "twins")
+    __slots__ = ("changes", "frozen", "stack", "twins", "versions")
 
-    def __init__(self) -> None:
+    def __init__(self, slots: int) -> None:
+        #: each derived value's version (its slot's: EntityKind.slots)
+        self.versions: list[int] = [0] * slots
+        #: the entity of every change made, in order (what a filtered collection follows
+        #: item by item, `_refresh`)
+        self.changes: list[Entity] = []
         #: the derived values being computed, innermost last: (entity, name)
         self.stack: list[tuple[Entity, str]] = []
         #: for a copy of a scenario's template: id(template entity) -> its copy
@@ -205,45 +220,42 @@ VIEW_MIN_ITEMS: Final = 32
 
 
 class _Cached:
-    """A derived value, and whether something it read has changed since (``dirty``)."""
+    """A derived value, and the version of its slot it was computed at (current while the
+    slot has not moved on since)."""
 
-    __slots__ = ("dirty", "shared", "value")
+    __slots__ = ("shared", "value", "version")
 
-    def __init__(self, value: Any, dirty: bool = False) -> None:
+    def __init__(self, value: Any, version: int) -> None:
         self.value = value
-        self.dirty = dirty
+        self.version = version
         #: whether copies may share the value as it is (it holds no entity); None: not known
         self.shared: bool | None = None
+
+
+#: The entry of a value one of its entity's own fields changed since: never current (every
+#: version is at least 0), and never the template's, which a copy without an entry reads.
+_CHANGED: Final = _Cached(None, -1)
 
 
 class _View(_Cached):
     """A filtered collection (model/views.py), and what keeps it up to date item by item:
     the collection's name and list, each item's place in it (the first ``known`` items),
     the items whose condition holds (``chosen``, in order: the value lists them, or the
-    value each gives, in the same places), and the items whose condition may have changed
-    since it was computed (None: compute it whole)."""
+    value each gives, in the same places), and how many of the battle's changes it has
+    seen (``World.changes``: the items changed since are the ones to look at again)."""
 
-    __slots__ = ("chosen", "inside", "items", "known", "name", "order", "pending")
+    __slots__ = ("chosen", "inside", "items", "known", "name", "order", "seen")
 
-    def __init__(self, value: list[Any], name: str, items: list[Any],
-                 chosen: list[Any]) -> None:
-        super().__init__(value)
+    def __init__(self, value: list[Any], version: int, name: str, items: list[Any],
+                 chosen: list[Any], seen: int) -> None:
+        super().__init__(value, version)
         self.name = name
         self.items = items
         self.known = len(items)
         self.order = {id(item): i for i, item in enumerate(items)}
         self.chosen = list(chosen)
         self.inside = {id(item) for item in chosen}
-        self.pending: dict[Entity, None] | None = {}
-
-    def note(self, owner: Entity, source: Entity) -> None:
-        """A member of ``source`` changed: if it is an item, that item's condition is
-        evaluated again; anything else (``owner`` itself) and the value is computed whole."""
-        if self.pending is not None:
-            if source is owner:
-                self.pending = None
-            else:
-                self.pending[source] = None
+        self.seen = seen
 
 
 class _Only(Mapping[str, Any]):
@@ -273,8 +285,7 @@ class _Only(Mapping[str, Any]):
 class Entity:
     """One entity of the battle state. Fields, derived values and children are attributes."""
 
-    __slots__ = ("_cache", "_deps", "_f", "_kind", "_origin", "_parent", "_rs", "_scope",
-                 "_stale", "_tpl", "_vdeps", "_w")
+    __slots__ = ("_cache", "_f", "_kind", "_origin", "_parent", "_rs", "_scope", "_tpl", "_w")
 
     def __init__(self, kind: EntityKind, values: dict[str, Any], parent: Entity | None,
                  ruleset: Ruleset, origin: Location | None = None) -> None:
@@ -283,17 +294,11 @@ class Entity:
         self._parent = parent
         self._rs = ruleset
         self._origin = origin
-        self._w: World = parent._w if parent is not None else World()
+        self._w: World = parent._w if parent is not None else World(ruleset.slot_count)
         #: derived name -> its cached value
         self._cache: dict[str, _Cached] = {}
-        #: field name -> the derived values that read it (see `Readers`)
-        self._deps: Readers = {}
-        #: derived value name -> the derived values that read it
-        self._vdeps: Readers = {}
         #: the template entity this one was copied from (its cached values may serve)
         self._tpl: Entity | None = None
-        #: derived values of the template that this copy must not inherit unchecked
-        self._stale: set[str] = set()
         #: the names its derived values see (made when one is first computed)
         self._scope: EntityScope | None = None
 
@@ -327,22 +332,26 @@ class Entity:
         return self.__getattr__(name)
 
     def _derived(self, name: str, expr: Expr) -> Any:
+        """A derived value: its cached value while current; in a copy of a scenario's
+        template, the template's while current (as it is, or with the copy's entities in
+        it); else computed (again)."""
+        version = self._w.versions[self._kind.slots[name]]
         entry = self._cache.get(name)
-        if entry is None and self._tpl is not None:
-            entry = _shared(self, name)
-        if entry is None or entry.dirty:
-            entry = self._current(name, expr, entry)
-        stack = self._w.stack
-        if stack:
-            _note(self._vdeps, name, stack)
-        return entry.value
+        if entry is not None:
+            if entry.version == version:
+                return entry.value
+        elif self._tpl is not None:
+            kept = self._tpl._cache.get(name)
+            if kept is not None and kept.version == version:
+                if _shareable(kept):
+                    return kept.value
+                entry = self._cache[name] = _Cached(_moved(kept.value, self._w.twins), version)
+                return entry.value
+        return self._compute(name, expr, entry, version).value
 
-    def _current(self, name: str, expr: Expr, entry: _Cached | None) -> _Cached:
-        """The cached entry of a derived value, inherited or computed (again) if need be."""
-        if entry is None and self._tpl is not None:
-            entry = self._inherit(name)
-            if entry is not None and not entry.dirty:
-                return entry
+    def _compute(self, name: str, expr: Expr, entry: _Cached | None, version: int) -> _Cached:
+        """Compute a derived value (a filtered collection: item by item, if it can), and
+        keep it as of ``version``."""
         stack = self._w.stack
         if len(stack) >= MAX_DERIVED_DEPTH:
             raise StratagemError(
@@ -357,6 +366,7 @@ class Entity:
             if scope is None:
                 scope = self._scope = EntityScope(self)
             if type(entry) is _View and _refresh(self, expr, entry, scope):
+                entry.version = version
                 return entry
             value = self._rs.evaluator.eval(expr, scope)
             collection = self._kind.views.get(name)
@@ -367,50 +377,17 @@ class Entity:
                 of_items = self._kind.view_items.get(name)
                 # of the values of the items: which items give them
                 chosen = value if of_items is None else self._rs.evaluator.eval(of_items, scope)
-                view = _View(value, collection, items, chosen)
+                view = _View(value, version, collection, items, chosen,
+                             len(self._w.changes))
         finally:
             stack.pop()
         if view is not None:
             entry = self._cache[name] = view
-        elif entry is None:
-            entry = self._cache[name] = _Cached(value)
+        elif entry is None or type(entry) is not _Cached or entry is _CHANGED:
+            entry = self._cache[name] = _Cached(value, version)
         else:
             entry.value = value
-            entry.dirty = False
-        return entry
-
-    def _changed(self, fields: list[str], source: Entity | None = None) -> None:
-        """Fields of this entity changed: the derived values that read them, and those that
-        read these, are dirty. A copy of a scenario's template also follows the template's
-        dependents (the values it inherited were computed there). (Marking is the same in
-        any order: a value once dirty stays so until it is read.) Each value marked is told
-        whose member changed — the entity the marking reached it from; for ``fields``,
-        ``source`` (the child added to a collection) or this entity — which a filtered
-        collection needs (:class:`_View`)."""
-        twins = self._w.twins
-        todo: list[tuple[Entity, str]] = []
-        tpl = self._tpl
-        own = self._deps
-        inherited = tpl._deps if tpl is not None else None
-        for name in fields:
-            _mark_readers(own, inherited, name, twins, todo, source or self)
-        while todo:
-            owner, name = todo.pop()
-            tpl = owner._tpl
-            _mark_readers(owner._vdeps, tpl._vdeps if tpl is not None else None, name, twins,
-                          todo, owner)
-
-    def _inherit(self, name: str) -> _Cached | None:
-        """The template's cached value, for this copy. It is clean unless something it read
-        has changed in the copy (see :meth:`_changed`)."""
-        cached = self._tpl._cache.get(name) if self._tpl is not None else None
-        if cached is None:
-            return None
-        stale = name in self._stale
-        if stale:
-            self._stale.discard(name)
-        value = cached.value if _shareable(cached) else _moved(cached.value, self._w.twins)
-        entry = self._cache[name] = _Cached(value, stale or cached.dirty)
+            entry.version = version
         return entry
 
     def warm(self) -> None:
@@ -434,8 +411,9 @@ class Entity:
         self.update(((name, value),))
 
     def update(self, values: Iterable[tuple[str, Any]]) -> None:
-        """Change several fields at once, then mark what read them (see :meth:`set`)."""
-        if self._w.frozen:
+        """Change several fields at once, then forget what read them (see :meth:`set`)."""
+        w = self._w
+        if w.frozen:
             raise RuntimeError(f"{self!r} belongs to a template, which never changes")
         fields = self._f
         changed: list[str] = []
@@ -445,17 +423,34 @@ class Entity:
             if type(old) is not type(value) or old != value:
                 changed.append(name)
         if changed:
-            self._changed(changed)
+            w.changes.append(self)
+            kind = self._kind
+            versions, bumps, readers, cache = w.versions, kind.bumps, kind.readers, self._cache
+            for name in changed:
+                for slot in bumps.get(name, ()):
+                    versions[slot] += 1
+                for reader in readers.get(name, ()):
+                    cache[reader] = _CHANGED
 
     def adopt(self, collection: str, child: Entity) -> None:
-        """Add a child entity to one of this entity's collections."""
-        if self._w.frozen:
+        """Add a child entity to one of this entity's collections (a filtered collection of
+        it takes the child in, item by item)."""
+        w = self._w
+        if w.frozen:
             raise RuntimeError(f"{self!r} belongs to a template, which never changes")
-        child._w = self._w
+        child._w = w
         for entity in child.walk():
-            entity._w = self._w
+            entity._w = w
         self._f[collection].append(child)
-        self._changed([collection], child)
+        versions, cache = w.versions, self._cache
+        for slot in self._kind.bumps.get(collection, ()):
+            versions[slot] += 1
+        for reader in self._kind.readers.get(collection, ()):
+            entry = cache.get(reader)
+            if type(entry) is _View:
+                entry.version = -1
+            else:
+                cache[reader] = _CHANGED
 
     def root(self) -> Entity:
         node = self
@@ -505,6 +500,7 @@ class Entity:
         twin = self._copy(parent, twins, inherit)
         if inherit:
             twin._w.twins = twins
+            twin._w.versions = list(self._w.versions)
         return twin
 
     def _copy(self, parent: Entity | None, twins: dict[int, Entity], inherit: bool) -> Entity:
@@ -533,78 +529,15 @@ class Entity:
 
 
 def _read(entity: Entity, name: str) -> Any:
-    """A field (noted as read by the derived value being computed, if any) or a derived
-    value of ``entity``; ``_ABSENT`` if it has neither called ``name``."""
+    """A field or a derived value of ``entity``; ``_ABSENT`` if it has neither called
+    ``name``."""
     value = entity._f.get(name, _ABSENT)
     if value is not _ABSENT:
-        stack = entity._w.stack
-        if stack:
-            _note(entity._deps, name, stack)
         return value
     expr = entity._kind.derived.get(name)
     if expr is not None:
         return entity._derived(name, expr)
     return _ABSENT
-
-
-#: A member's name -> the derived values that read it: one (entity, name) pair, or a set of
-#: them once there are two. Most members have one reader (a unit's fields, read by its own
-#: values), and a set of one is about 200 bytes: half of a battle's memory once, and the
-#: memory a battle touches is what makes a unit cost more in a larger battle
-#: (docs/performance.md, "How the cost grows"). Typed Any for compiled code, as in `_note`.
-Readers = dict[str, Any]
-
-
-def _note(dependents: Readers, key: str, stack: list[Any]) -> None:
-    """``key`` was read by the derived value being computed (the last on ``stack``, which
-    the callers have seen is not empty): note it there. (The (entity, name) pairs are typed
-    Any here so that compiled code adds the pair on the stack as it is, instead of taking it
-    apart and making a new one on every read.)"""
-    reader = stack[-1]
-    known = dependents.get(key)
-    if known is None:
-        dependents[key] = reader
-    elif type(known) is set:
-        known.add(reader)
-    elif known is not reader and known != reader:
-        dependents[key] = {known, reader}
-
-
-def _mark_readers(own: Readers, template: Readers | None, key: str, twins: dict[int, Entity],
-                  todo: list[tuple[Entity, str]], source: Entity) -> None:
-    """Mark dirty the cached values that read ``key`` of ``source`` (the entity's own
-    readers, and the copies of its template's), and queue them so that their own readers
-    are too."""
-    dependents = own.get(key)
-    if dependents is not None:
-        if type(dependents) is set:
-            for entity, name in dependents:
-                _dirty(entity, name, todo, source)
-        else:
-            _dirty(dependents[0], dependents[1], todo, source)
-    dependents = template.get(key) if template is not None else None
-    if dependents is not None:
-        for original, name in dependents if type(dependents) is set else (dependents,):
-            twin = twins.get(id(original))
-            if twin is not None:
-                _dirty(twin, name, todo, source)
-
-
-def _dirty(entity: Entity, name: str, todo: list[tuple[Entity, str]], source: Entity) -> None:
-    entry = entity._cache.get(name)
-    if entry is None:
-        # Not inherited yet: when it is, it must be computed again.
-        if entity._tpl is not None and name not in entity._stale:
-            entity._stale.add(name)
-            todo.append((entity, name))
-    elif not entry.dirty:
-        entry.dirty = True
-        if type(entry) is _View:
-            entry.pending = {}
-            entry.note(entity, source)
-        todo.append((entity, name))
-    elif type(entry) is _View:
-        entry.note(entity, source)
 
 
 def _viewable(items: list[Any]) -> bool:
@@ -616,24 +549,29 @@ def _viewable(items: list[Any]) -> bool:
 
 def _refresh(entity: Entity, expr: Expr, entry: _View, scope: Mapping[str, Any]) -> bool:
     """Bring a filtered collection up to date item by item: the condition of each item
-    that changed, and of each item added since, is evaluated again (in the collection's
-    order), and the item (or the value it gives) enters or leaves the list in its place, or
-    its value there changes. False, having changed nothing, if the value must be computed
-    whole: the collection was replaced, or something else than its items changed."""
-    pending = entry.pending
+    that changed since (``World.changes``), and of each item added since, is evaluated
+    again (in the collection's order), and the item (or the value it gives) enters or
+    leaves the list in its place, or its value there changes. False if the value must be
+    computed whole: the collection was replaced. (An item's condition reads nothing but
+    the item's own members, compile/readers.py: no other change can alter it.)"""
     items = entry.items
-    if pending is None or scope[entry.name] is not items or len(items) > MAX_COMPREHENSION_ITEMS:
+    if scope[entry.name] is not items or len(items) > MAX_COMPREHENSION_ITEMS:
         return False
     order = entry.order
     added = items[entry.known:]
     if any(id(item) in order for item in added):
         return False  # an item twice in the collection
+    pending: dict[Entity, None] = {}
     for i, item in enumerate(added, entry.known):
         order[id(item)] = i
         pending[item] = None
     entry.known = len(items)
-    if any(id(item) not in order for item in pending):
-        return False
+    changes = entity._w.changes
+    for i in range(entry.seen, len(changes)):
+        changed = changes[i]
+        if id(changed) in order:
+            pending[changed] = None
+    entry.seen = len(changes)
     one = _Only(scope, entry.name)
     evaluate = entity._rs.evaluator.eval
     inside, chosen = entry.inside, entry.chosen
@@ -667,8 +605,6 @@ def _refresh(entity: Entity, expr: Expr, entry: _View, scope: Mapping[str, Any])
             del value[i]
     if value is not None:
         entry.value = value
-    entry.dirty = False
-    entry.pending = {}
     return True
 
 
@@ -712,41 +648,15 @@ def read_member(owner: Any, name: str) -> Any:
     # is 2-3 % of it (benchmarks/compare_revisions.py).
     value = owner._f.get(name, _ABSENT)
     if value is not _ABSENT:
-        stack = owner._w.stack
-        if stack:
-            _note(owner._deps, name, stack)
         return value
     expr = owner._kind.derived.get(name)
     if expr is None:
         return owner._reserved(name)
-    # The common cases of `Entity._derived`, written out too: a clean value of its own, or
-    # (in a copy of a scenario's template) one it may read from the template as it is.
+    # The common case of `Entity._derived`, written out too: a current value of its own.
     entry = owner._cache.get(name)
-    if entry is None:
-        tpl = owner._tpl
-        if tpl is not None:
-            entry = tpl._cache.get(name)
-            if entry is None or entry.dirty or entry.shared is not True or (
-                    name in owner._stale):
-                return owner._derived(name, expr)
-        else:
-            return owner._derived(name, expr)
-    elif entry.dirty:
-        return owner._derived(name, expr)
-    stack = owner._w.stack
-    if stack:
-        _note(owner._vdeps, name, stack)
-    return entry.value
-
-
-def _shared(copy: Entity, name: str) -> _Cached | None:
-    """The template's entry for a value of ``copy`` that the copy may read as it is: clean,
-    holding no entity, and nothing it read has changed in the copy. Such a value is never
-    copied (most of a scenario's values never change in a battle)."""
-    cached = copy._tpl._cache.get(name)  # type: ignore[union-attr]
-    if cached is None or cached.dirty or name in copy._stale:
-        return None
-    return cached if _shareable(cached) else None
+    if entry is not None and entry.version == owner._w.versions[owner._kind.slots[name]]:
+        return entry.value
+    return owner._derived(name, expr)
 
 
 def _shareable(cached: _Cached) -> bool:
