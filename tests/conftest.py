@@ -37,6 +37,27 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 _CACHE = pytest.StashKey[str]()
 
+#: What pytest gives a test parametrized over an empty list: a skip with this reason.
+_EMPTY = "got empty parameter set"
+_EMPTY_LIST = pytest.StashKey[str]()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test parametrized over an empty list (a glob that found no file, a corpus moved)
+    fails instead of being skipped: a skip would leave the run green having run nothing."""
+    for item in items:
+        marks = [m for m in item.own_markers if m.name == "skip"
+                 and str(m.kwargs.get("reason", "")).startswith(_EMPTY)]
+        if marks:
+            item.own_markers = [m for m in item.own_markers if m not in marks]
+            item.stash[_EMPTY_LIST] = marks[0].kwargs["reason"]
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if _EMPTY_LIST in item.stash:
+        pytest.fail(f"{item.stash[_EMPTY_LIST]}: the list it runs over is empty", pytrace=False)
+
 
 @pytest.fixture(autouse=True)
 def _test_rulesets_readable(monkeypatch: pytest.MonkeyPatch) -> None:

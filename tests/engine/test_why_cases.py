@@ -91,6 +91,8 @@ def test_validate_and_battle_agree_on_scenario_keys(line, valid, tmp_path):
     assert (fought.returncode == 0) is valid, fought.stderr
     if not valid:
         first = checked.stdout.splitlines()[0]
+        added = len(scenario.read_text(encoding="utf-8").splitlines())
+        assert first.startswith(f"{scenario}:{added}:"), first  # the line added, not another
         assert first.split(": ")[0] in fought.stderr  # the same place
         assert "hint:" in checked.stdout
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import resource
 import signal
 import subprocess
@@ -31,6 +32,22 @@ WALL_LIMIT = 20.0
 MEMORY_LIMIT = 500 * 1024 * 1024
 #: How many characters of a case's output are kept (a runaway case is cut, then fails).
 OUTPUT_LIMIT = 4 * 1024 * 1024
+
+
+#: The first line of the usage argparse prints with any mistake on the command line (in
+#: English, German, Russian); the lines after it that start with a space continue it.
+USAGE = re.compile(r"(usage|Aufruf|использование): ")
+
+
+def without_usage(output: str) -> str:
+    """``output`` without argparse's usage lines: what the command itself said."""
+    kept: list[str] = []
+    in_usage = False
+    for line in output.splitlines():
+        in_usage = bool(USAGE.match(line)) or (in_usage and line.startswith(" "))
+        if not in_usage:
+            kept.append(line)
+    return "\n".join(kept)
 
 
 @dataclass

@@ -79,6 +79,17 @@ def test_every_case_has_a_unique_id_and_what_it_says() -> None:
         assert case.get("argv") and case.get("says"), case["id"]
 
 
+#: The keys of a case the runner reads (README.md); ``source`` is added by load_cases.
+CASE_KEYS = {"id", "files", "argv", "exit", "says", "never_says", "env", "stdin", "stdout",
+             "via", "source"}
+
+
+def test_every_key_of_a_case_is_one_the_runner_reads() -> None:
+    # a misspelt key (`never_say:`, `exits:`) would be left out silently, and its case pass
+    for case in CASES:
+        assert set(case) <= CASE_KEYS, f"{case['id']} ({case['source']}): {set(case) - CASE_KEYS}"
+
+
 def test_the_corpus_is_large() -> None:
     assert len(CASES) >= 400
 
@@ -123,8 +134,13 @@ def test_hostile_case(case: dict[str, Any], tmp_path: Path, canary: Path) -> Non
     assert "Traceback" not in outcome.output, shown
     assert SECRET not in outcome.output, f"the canary was read: {shown}"
     says = case["says"] if isinstance(case["says"], list) else [case["says"]]
+    said = runner.without_usage(outcome.output)
     for text in says:
         assert str(text) in outcome.output, f"does not say {text!r}: {shown}"
+        # said by the command, not only by the usage argparse prints for any mistake in argv
+        # (`[--seed SEED]` is there whatever went wrong); unless the usage is what is asked
+        assert str(text) in said or runner.USAGE.match(str(text)), \
+            f"says {text!r} only in the usage: {shown}"
     for text in case.get("never_says") or []:
         assert str(text) not in outcome.output, f"says {text!r}: {shown}"
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024

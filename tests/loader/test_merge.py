@@ -126,8 +126,10 @@ def test_merge_does_not_change_its_inputs() -> None:
     base = y("m: {a: 1}\nrows: [{key: a, v: 1}]\n")
     over = y("m: {b: 2}\nrows: [{key: a, v: 2}, {key: b, $remove: true}]\n")
     before = (repr(base), repr(over))
-    with pytest.raises(StratagemError):
+    with pytest.raises(StratagemError) as caught:
         merge(base, over)
+    # the last item failed, after the others were merged
+    assert caught.value.message == "nothing to remove: no item with key 'b' in what this file extends"
     merge(base, y("m: {b: 2}\nrows: [{key: a, v: 2}]\n"))
     assert (repr(base), repr(over)) == before
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -48,9 +49,19 @@ def test_an_unknown_id_suggests_the_closest(shipped: Path) -> None:
     assert caught.value.hint.startswith("did you mean 'skirmish'")
 
 
-def test_an_id_cannot_climb_out_of_the_rulesets_folder(shipped: Path) -> None:
-    with pytest.raises(StratagemError):
-        find_ruleset("skirmish/../../loader")
+def test_an_id_cannot_climb_out_of_the_rulesets_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a ruleset where the id would lead if it could climb: beside the shipped folder
+    root = tmp_path / "rulesets"
+    shutil.copytree(FIXTURES / "skirmish", root / "skirmish")
+    outside = write(tmp_path, "outside/ruleset.yaml", "kind: ruleset\nid: outside\n")
+    monkeypatch.setattr(resolve, "_shipped_root", lambda: root)
+    monkeypatch.chdir(write(tmp_path, "elsewhere/x", "").parent)  # not through the current folder
+    assert find_ruleset(str(tmp_path / "outside")) == outside  # there, named as a path
+    assert find_ruleset("skirmish") == root / "skirmish" / "ruleset.yaml"
+    with pytest.raises(StratagemError) as caught:
+        find_ruleset("skirmish/../../outside")
+    assert caught.value.message == "unknown ruleset 'skirmish/../../outside'"
 
 
 def test_list_rulesets_gives_ids_titles_and_settings(shipped: Path) -> None:

@@ -99,8 +99,9 @@ def test_values_are_described_in_the_users_terms() -> None:
 
 
 def test_a_missing_kind_or_id_is_reported() -> None:
-    with pytest.raises(StratagemError):
+    with pytest.raises(StratagemError) as caught:
         validate_document(load_yaml("t.yaml", text="id: x\n"))
+    assert caught.value.message == "the document has no 'kind'"  # not an error reading it
     assert errors("kind: ruleset\n") == [
         ("missing required field 'id' in ruleset", "1:1", "add 'id: ...' to this ruleset")]
 

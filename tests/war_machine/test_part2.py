@@ -330,8 +330,14 @@ def test_forced_march_needs_a_class(write):
     from stratagem.errors import StratagemError
 
     text = _march(write, "br: 50, march_days: 1", "decisions:\n  forced_march: {Red: true}")
-    with pytest.raises(StratagemError):
-        run_battle(write(text), dice=[3], dice_fallback=True)
+    path = write(text)
+    with pytest.raises(StratagemError) as caught:
+        run_battle(path, dice=[3], dice_fallback=True)
+    # the rule's own refusal, placed at the force (not a mistake in the scenario's text)
+    assert caught.value.message == ("A forced march needs the troop class of Red: "
+                                    "state its BFR or troop_class.")
+    assert caught.value.location.file == str(path)
+    assert (caught.value.location.line, caught.value.location.column) == (9, 14)
 
 
 def test_border_example_runs():
