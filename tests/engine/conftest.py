@@ -4,6 +4,23 @@ import pytest
 
 HERE = Path(__file__).parent
 SKIRMISH = HERE / "skirmish"
+ROOT = HERE.parents[1]
+
+
+def file_kind(path: Path) -> str | None:
+    """A YAML file's `kind:`, or None (broken files are some other test's business)."""
+    from stratagem.loader.yamlio import load_yaml
+
+    try:
+        return load_yaml(path).get("kind")
+    except Exception:  # noqa: BLE001
+        return None
+
+
+#: every YAML file of examples/, benchmarks/scenarios/ and tests/, and its kind
+ON_DISK = {path: file_kind(path) for path in sorted({
+    *ROOT.glob("examples/**/*.yaml"), *ROOT.glob("benchmarks/scenarios/*.yaml"),
+    *ROOT.glob("tests/**/*.yaml")})}
 
 
 @pytest.fixture

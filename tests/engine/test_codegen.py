@@ -21,23 +21,12 @@ from stratagem.api import load_army, load_scenario, rate_army, run_battle
 from stratagem.errors import StratagemError
 from stratagem.interp import codegen
 from stratagem.interp.codegen import backend, procedures_for, sources
-from stratagem.loader.yamlio import load_yaml
 
-ROOT = Path(__file__).resolve().parents[2]
+from .conftest import ON_DISK, ROOT
+
 BACKENDS = ("interpreter", "generated")
 SEEDS = (0, 1, 2)
-
-
-def _kind(path: Path) -> str | None:
-    try:
-        return load_yaml(path).get("kind")
-    except Exception:  # noqa: BLE001 - broken files are some other test's business
-        return None
-
-
-FILES = sorted({*ROOT.glob("examples/**/*.yaml"), *ROOT.glob("benchmarks/scenarios/*.yaml"),
-                *ROOT.glob("tests/**/*.yaml")})
-KINDS = {path: _kind(path) for path in FILES}
+KINDS = ON_DISK
 SCENARIOS = [p for p, k in KINDS.items() if k == "scenario"]
 ARMIES = [p for p, k in KINDS.items() if k == "army"]
 RULES = [p for p, k in KINDS.items() if k in ("ruleset", "setting")

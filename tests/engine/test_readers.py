@@ -25,22 +25,12 @@ from stratagem.errors import StratagemError
 from stratagem.loader.yamlio import load_yaml
 from stratagem.model.entities import VIEW_MIN_ITEMS, Entity
 
-ROOT = Path(__file__).resolve().parents[2]
+from .conftest import ON_DISK, ROOT
+
 SEEDS = (0, 1, 2)
-
-
-def _kind(path: Path) -> str | None:
-    try:
-        return load_yaml(path).get("kind")
-    except Exception:  # noqa: BLE001 - broken files are some other test's business
-        return None
-
-
 #: every scenario on disk that loads (tests/broken holds the ones that must not)
-SCENARIOS = sorted(p for p in {*ROOT.glob("examples/**/*.yaml"),
-                               *ROOT.glob("benchmarks/scenarios/*.yaml"),
-                               *ROOT.glob("tests/**/*.yaml")}
-                   if _kind(p) == "scenario" and not p.is_relative_to(ROOT / "tests" / "broken"))
+SCENARIOS = [p for p, k in ON_DISK.items()
+             if k == "scenario" and not p.is_relative_to(ROOT / "tests" / "broken")]
 
 
 def _nothing_cached(monkeypatch: pytest.MonkeyPatch) -> None:
