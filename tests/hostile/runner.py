@@ -90,8 +90,9 @@ def write_files(case: dict[str, Any], folder: Path) -> None:
             with path.open("wb") as handle:
                 for text, times, *numbered in spec["parts"]:
                     if numbered == ["numbered"]:  # each copy's {n} is its number, from 0
-                        handle.write("".join(str(text).replace("{n}", str(n))
-                                             for n in range(int(times))).encode("utf-8"))
+                        handle.write("".join(
+                            str(text).replace("{n}", str(n)).replace("{next}", str(n + 1))
+                            for n in range(int(times))).encode("utf-8"))
                     else:
                         handle.write(str(text).encode("utf-8") * int(times))
         else:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from stratagem.errors import Location, StratagemError, Term, Word, a_or_an, did_you_mean
 from stratagem.expr import Expr
 from stratagem.expr.calls import RULESET_SIGNATURES
-from stratagem.model.entities import EntityKind
+from stratagem.model.entities import MAX_DERIVED_DEPTH, EntityKind
 from stratagem.model.ruleset import Ruleset
 from stratagem.model.steps import (
     Block,
@@ -120,6 +120,7 @@ class _Checker:
         self.parents = self._parents()
         self._derived_types: dict[tuple[str, str], Type | None] = {}
         self._deriving: set[tuple[str, str]] = set()
+        self._members: dict[str, set[str]] = {}
         self.enums = self._enum_values()
 
     # -- the whole ruleset ----------------------------------------------------------------
@@ -348,6 +349,13 @@ class _Checker:
     def expr(self, expr: Expr, env: Env) -> Type | None:
         return _ExprChecker(self, expr, seen=self.seen).type(expr.node, env)
 
+    def members(self, kind: EntityKind) -> set[str]:
+        """A kind's member names (asked once for each derived value: made once)."""
+        names = self._members.get(kind.name)
+        if names is None:
+            names = self._members[kind.name] = kind.member_names()
+        return names
+
     def member(self, kind: EntityKind, name: str) -> Type | None:
         """What a member of a kind holds, when known."""
         if name in kind.children:
@@ -356,8 +364,8 @@ class _Checker:
             key = (kind.name, name)
             if key in self._derived_types:
                 return self._derived_types[key]
-            if key in self._deriving:
-                return None
+            if key in self._deriving or len(self._deriving) >= MAX_DERIVED_DEPTH:
+                return None  # itself, or deeper than a battle reads (not known: unchecked)
             self._deriving.add(key)
             try:
                 found = _ExprChecker(self, kind.derived[name], quiet=True).type(
@@ -388,7 +396,7 @@ class _MemberTypes(dict[str, "Type | None"]):
         super().__init__()
         self.checker = checker
         self.kind = kind
-        self.members = kind.member_names()
+        self.members = checker.members(kind)
 
     def get(self, name: str, default: Type | None = None) -> Type | None:  # type: ignore[override]
         if name in self.members and not dict.__contains__(self, name):

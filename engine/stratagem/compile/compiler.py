@@ -356,10 +356,11 @@ def compile_derived(c: Compiler, doc: Mapping[str, Any], kinds: dict[str, Entity
                             c.where(derived, dname),
                             key="compile.field_and_derived", field=dname, kind=name)
                 kind.derived[str(dname)] = c.expr(derived, dname)
+        lists = set(kind.children) | set(kind.derived)
+        members = kind.member_names()
         for dname, expr in kind.derived.items():
-            lists = set(kind.children) | set(kind.derived) - {dname}
-            collection = filtered_collection(expr.node, lists, kind.member_names())
-            if collection is None:
+            collection = filtered_collection(expr.node, lists, members)
+            if collection is None or collection == dname:
                 continue
             items = item_filter(expr.node)
             if items is not None:

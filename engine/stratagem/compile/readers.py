@@ -35,7 +35,7 @@ The others are computed whole (``EntityKind.views`` keeps only the first kind).
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Mapping
 from typing import Final
 
 from stratagem.compile.checks import Type
@@ -90,40 +90,44 @@ def plan_readers(rs: Ruleset, formulas: Mapping[str, tuple[list[str], Expr]],
 def _plan(kinds: Mapping[str, EntityKind], own: Mapping[Read, set[str]],
           other: Mapping[Read, set[Read]]) -> int:
     """Set each kind's slots, readers, bumps and views from the closed reads; the number
-    of slots."""
-    slot = 0
-    for kind in kinds.values():
-        kind.slots = {}
-        for name in kind.derived:
-            kind.slots[name] = slot
-            slot += 1
-    reached: dict[Read, list[int]] = {}  # a member read -> the slots that read it
+    of slots. Derived values that the same fields reach through other entities share one
+    slot (a change moves one version for them all, and they are current or not together,
+    as they would be apart)."""
+    reached: dict[Read, list[Read]] = {}  # a member read -> the derived values that read it
     work = 0
+    for key, reads in other.items():
+        work += len(reads)
+        for read in reads:
+            reached.setdefault(read, []).append(key)
+    moved: dict[Read, set[Read]] = {key: set() for key in other}  # value -> fields reaching it
     for kind in kinds.values():
-        for name, number in kind.slots.items():
-            reads = other[(kind.name, name)]
-            work += len(reads)
-            for read in reads:
-                reached.setdefault(read, []).append(number)
-    crossing = {name for (_, name), reads in other.items() if reads}
+        for f in (*kind.fields, *kind.children):
+            values = {*reached.get((kind.name, f), ()), *reached.get(("*", f), ()),
+                      *reached.get(EVERYTHING, ())}
+            work += len(values)
+            if work > MAX_READS:
+                raise _TooLarge
+            for value in values:
+                moved[value].add((kind.name, f))
+    slots: dict[frozenset[Read], int] = {}
     for kind in kinds.values():
-        changed = [*kind.fields, *kind.children]
+        kind.slots = {name: slots.setdefault(frozenset(moved[(kind.name, name)]), len(slots))
+                      for name in kind.derived}
         kind.readers = {}
         for name in kind.derived:
             for f in own[(kind.name, name)]:
                 if f not in kind.derived:
                     kind.readers[f] = (*kind.readers.get(f, ()), name)
         kind.bumps = {}
-        for f in changed:
-            slots = {*reached.get((kind.name, f), ()), *reached.get(("*", f), ()),
-                     *reached.get(EVERYTHING, ())}
-            work += len(slots)
-            if work > MAX_READS:
-                raise _TooLarge
-            kind.bumps[f] = tuple(sorted(slots))
+    for fields, slot in slots.items():
+        for kind_name, f in fields:
+            bumps = kinds[kind_name].bumps
+            bumps[f] = (*bumps.get(f, ()), slot)
+    crossing = {name for (_, name), reads in other.items() if reads}
+    for kind in kinds.values():
         kind.views = {name: items for name, items in kind.views.items()
                       if _item_by_item(kind.derived[name].node, crossing)}
-    return slot
+    return len(slots)
 
 
 def _coarse(kinds: Mapping[str, EntityKind]) -> int:
@@ -137,12 +141,11 @@ def _coarse(kinds: Mapping[str, EntityKind]) -> int:
     return 1
 
 
-def _reads(node: ast.AST, members: Iterable[str], types: Mapping[int, Type | None]
+def _reads(node: ast.AST, members: Collection[str], types: Mapping[int, Type | None]
            ) -> tuple[set[str], set[Read], set[str]]:
     """The own members an expression names (a comprehension's variable named like one
     counts too: more than it reads, never less), the members it reads of other entities,
     and the functions it calls."""
-    members = set(members)
     own: set[str] = set()
     other: set[Read] = set()
     calls: set[str] = set()

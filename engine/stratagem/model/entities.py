@@ -192,7 +192,7 @@ class World:
     is returned as it is while its version is its slot's, computed again otherwise.
     """
 
-    __slots__ = ("changes", "frozen", "stack", "twins", "versions")
+    __slots__ = ("changes", "failed", "frozen", "stack", "twins", "versions")
 
     def __init__(self, slots: int) -> None:
         #: each derived value's version (its slot's: EntityKind.slots)
@@ -206,9 +206,16 @@ class World:
         self.twins: dict[int, Entity] = {}
         #: a template's world never changes again, so its copies may inherit its values
         self.frozen = False
+        #: while a template is warmed (:meth:`Entity.warm`): the values that failed
+        #: (id(entity), name), which nothing has changed since, so fail again at once
+        self.failed: set[tuple[int, str]] | None = None
 
 
 _ABSENT: Final = object()
+
+
+class _Failed(Exception):
+    """A value that failed already while its template was warmed."""
 
 #: How deeply derived values may read other derived values being computed.
 MAX_DERIVED_DEPTH: Final = 50
@@ -352,7 +359,11 @@ class Entity:
     def _compute(self, name: str, expr: Expr, entry: _Cached | None, version: int) -> _Cached:
         """Compute a derived value (a filtered collection: item by item, if it can), and
         keep it as of ``version``."""
-        stack = self._w.stack
+        w = self._w
+        failed = w.failed
+        if failed is not None and (id(self), name) in failed:
+            raise _Failed(name)
+        stack = w.stack
         if len(stack) >= MAX_DERIVED_DEPTH:
             raise StratagemError(
                 f"the {self._kind.name} value '{name}' (`{expr.text}`) reads derived values "
@@ -377,8 +388,11 @@ class Entity:
                 of_items = self._kind.view_items.get(name)
                 # of the values of the items: which items give them
                 chosen = value if of_items is None else self._rs.evaluator.eval(of_items, scope)
-                view = _View(value, version, collection, items, chosen,
-                             len(self._w.changes))
+                view = _View(value, version, collection, items, chosen, len(w.changes))
+        except Exception:
+            if failed is not None:
+                failed.add((id(self), name))
+            raise
         finally:
             stack.pop()
         if view is not None:
@@ -393,12 +407,17 @@ class Entity:
     def warm(self) -> None:
         """Compute every derived value of this entity and its descendants that can be
         computed now, so copies of it start with them cached."""
-        for entity in self.walk():
-            for name, expr in entity._kind.derived.items():
-                try:
-                    entity._derived(name, expr)
-                except Exception:  # noqa: BLE001 - a value that needs a battle context
-                    entity._w.stack.clear()
+        w = self._w
+        w.failed = set()  # a value that fails, fails every reader of it (a chain, once)
+        try:
+            for entity in self.walk():
+                for name, expr in entity._kind.derived.items():
+                    try:
+                        entity._derived(name, expr)
+                    except Exception:  # noqa: BLE001 - a value that needs a battle context
+                        w.stack.clear()
+        finally:
+            w.failed = None
 
     def freeze(self) -> None:
         """Make this battle state a template: it never changes again, and its copies
@@ -535,9 +554,12 @@ def _read(entity: Entity, name: str) -> Any:
     if value is not _ABSENT:
         return value
     expr = entity._kind.derived.get(name)
-    if expr is not None:
-        return entity._derived(name, expr)
-    return _ABSENT
+    if expr is None:
+        return _ABSENT
+    entry = entity._cache.get(name)  # as in `read_member`
+    if entry is not None and entry.version == entity._w.versions[entity._kind.slots[name]]:
+        return entry.value
+    return entity._derived(name, expr)
 
 
 def _viewable(items: list[Any]) -> bool:
@@ -652,10 +674,17 @@ def read_member(owner: Any, name: str) -> Any:
     expr = owner._kind.derived.get(name)
     if expr is None:
         return owner._reserved(name)
-    # The common case of `Entity._derived`, written out too: a current value of its own.
+    # The common cases of `Entity._derived`, written out too: a current value of its own,
+    # or (in a copy of a scenario's template) the template's, shared as it is.
+    version = owner._w.versions[owner._kind.slots[name]]
     entry = owner._cache.get(name)
-    if entry is not None and entry.version == owner._w.versions[owner._kind.slots[name]]:
-        return entry.value
+    if entry is not None:
+        if entry.version == version:
+            return entry.value
+    elif owner._tpl is not None:
+        entry = owner._tpl._cache.get(name)
+        if entry is not None and entry.version == version and entry.shared is True:
+            return entry.value
     return owner._derived(name, expr)
 
 

@@ -28,7 +28,7 @@ reaches the value through that item.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable
+from collections.abc import Collection
 
 #: The syntax a condition may use: comparisons, truth operators, arithmetic, literals, the
 #: item's members and constants. No call (a function could read other entities), no
@@ -40,31 +40,35 @@ _ALLOWED = (ast.BoolOp, ast.And, ast.Or, ast.UnaryOp, ast.Not, ast.USub, ast.UAd
             ast.Attribute, ast.Load)
 
 
-def filtered_collection(node: ast.AST, lists: Iterable[str],
-                        members: Iterable[str]) -> str | None:
+#: The names a derived value sees besides its entity's members.
+_SCOPE_NAMES = frozenset({"self", "parent", "battle", "kind"})
+
+
+def filtered_collection(node: ast.AST, lists: Collection[str],
+                        members: Collection[str]) -> str | None:
     """The list (one of ``lists``: the entity's collections and other derived values) that
     the derived value ``node`` filters, if it is ``[x for x in LIST if CONDITION]``, or
     ``[VALUE for x in LIST]`` with or without conditions, whose conditions and value read
     nothing but members of ``x`` (``x.name``) and constants; else None. ``members`` are the
-    names of the entity's own members, which a bare name would read (refused)."""
+    names of the entity's own members, which a bare name would read (refused). (Both are
+    looked in, not copied: a kind of many derived values asks once for each.)"""
     if not isinstance(node, ast.ListComp) or len(node.generators) != 1:
         return None
     loop = node.generators[0]
     if not (isinstance(loop.target, ast.Name) and isinstance(loop.iter, ast.Name)
-            and loop.iter.id in set(lists) and not loop.is_async):
+            and loop.iter.id in lists and not loop.is_async):
         return None
     item = loop.target.id
     whole = isinstance(node.elt, ast.Name) and node.elt.id == item
     if whole and not loop.ifs:
         return None  # the list itself
-    own = set(members) | {"self", "parent", "battle", "kind"}
     for part in (*loop.ifs, *(() if whole else (node.elt,))):
-        if not _of_the_item(part, item, own):
+        if not _of_the_item(part, item, members):
             return None
     return loop.iter.id
 
 
-def _of_the_item(node: ast.AST, item: str, own: set[str]) -> bool:
+def _of_the_item(node: ast.AST, item: str, own: Collection[str]) -> bool:
     """Whether ``node`` reads nothing but members of the item ``item`` and constants."""
     for part in ast.walk(node):
         if not isinstance(part, _ALLOWED):
@@ -72,7 +76,8 @@ def _of_the_item(node: ast.AST, item: str, own: set[str]) -> bool:
         if isinstance(part, ast.Attribute) and not (
                 isinstance(part.value, ast.Name) and part.value.id == item):
             return False
-        if isinstance(part, ast.Name) and part.id != item and part.id in own:
+        if isinstance(part, ast.Name) and part.id != item and (
+                part.id in own or part.id in _SCOPE_NAMES):
             return False
     return True
 
