@@ -281,3 +281,9 @@ def test_a_kind_of_hundreds_of_derived_values_loads_and_is_checked():
     assert (root.member("v599"), root.member("w")) == (601, 603)
     with pytest.raises(StratagemError, match="cuont"):
         compile_ruleset(load_yaml("wide.yaml", text=_wide(typo=True)))
+
+
+def test_the_security_page_states_the_bound_of_what_a_change_reaches():
+    text = (ROOT / "docs" / "security.md").read_text(encoding="utf-8")
+    row = next(line for line in text.splitlines() if "compile/readers.py" in line)
+    assert f"| {readers.MAX_READS:,} |" in row
