@@ -4,7 +4,8 @@ Every scenario on disk (examples/, benchmarks/scenarios/, tests/), every army (r
 every ruleset or setting of tests/ (a bare scenario of two sides) is fought with the same
 seeds through both back-ends, with a trace and without: the JSON trace, the final state and
 any error (message, place, hint) must be byte for byte the same. Then run-time errors one by
-one, the bounds on steps, rounds and calls, the code's whitelist, and Python's own limits.
+one, the values a field takes without a check, the bounds on steps, rounds and calls, the
+code's whitelist, and Python's own limits.
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ import ast
 import json
 import re
 import textwrap
+from fractions import Fraction
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -21,6 +24,9 @@ from stratagem.api import load_army, load_scenario, rate_army, run_battle
 from stratagem.errors import StratagemError
 from stratagem.interp import codegen
 from stratagem.interp.codegen import backend, procedures_for, sources
+from stratagem.interp.steps import field_value
+from stratagem.model.entities import FieldSpec
+from stratagem.model.steps import UpdateStep
 
 from .conftest import ON_DISK, ROOT
 
@@ -185,6 +191,109 @@ def test_a_runtime_error_reads_the_same_through_both_backends(case, tmp_path):
         assert generated[0].startswith(("ExpressionError", "StratagemError", "LimitError",
                                         "ValueTooLarge")), generated[0]
         assert "rules.yaml:" in generated[0]
+
+
+
+# -- the values a field takes as they are ---------------------------------------------------
+BIG = 10**18  # stratagem.expr.bounds.MAX_MAGNITUDE: a battle keeps whole numbers below it
+ENUM = ("calm", "angry")
+#: (how the field is declared, a value a step gives it, whether the field takes it as it is:
+#: without a check). The rule is ``FieldSpec.unchanged``; ``field_value`` and the generated
+#: code are both held to this one table.
+TAKEN = [
+    ({"type": "int"}, 0, True),
+    ({"type": "int"}, BIG - 1, True),
+    ({"type": "int"}, 1 - BIG, True),
+    ({"type": "int"}, BIG, False),
+    ({"type": "int"}, -BIG, False),
+    ({"type": "int", "minimum": 0, "maximum": 5}, 5, True),
+    ({"type": "int", "minimum": 0, "maximum": 5}, 0, True),
+    ({"type": "int", "minimum": 0, "maximum": 5}, 6, False),
+    ({"type": "int", "minimum": 0, "maximum": 5}, -1, False),
+    ({"type": "int", "minimum": 6, "maximum": 5}, 5, False),  # no number is both
+    ({"type": "int", "minimum": -10**20, "maximum": 10**20}, BIG - 1, True),
+    ({"type": "int", "minimum": -10**20, "maximum": 10**20}, BIG, False),
+    ({"type": "int", "minimum": 10**20}, BIG - 1, False),
+    ({"type": "number"}, 7, True),
+    ({"type": "number", "minimum": Fraction(1, 2)}, 1, True),
+    ({"type": "number", "minimum": Fraction(1, 2)}, 0, False),
+    ({"type": "number", "maximum": Fraction(5, 2)}, 2, True),
+    ({"type": "number", "maximum": Fraction(5, 2)}, 3, False),
+    ({"type": "number", "minimum": float("-inf"), "maximum": float("inf")}, 3, True),
+    ({"type": "number", "minimum": float("inf")}, 3, False),
+    ({"type": "number", "maximum": float("nan")}, 3, False),  # checked (and kept)
+    ({"type": "number"}, Fraction(1, 2), False),  # checked (and kept)
+    ({"type": "int"}, 2.0, False),  # checked: kept as 2
+    ({"type": "int"}, True, False),  # true is not a whole number
+    ({"type": "int"}, "3", False),
+    ({"type": "int"}, None, False),
+    ({"type": "int", "optional": True}, None, True),
+    ({"type": "bool"}, True, True),
+    ({"type": "bool"}, False, True),
+    ({"type": "bool"}, 1, False),
+    ({"type": "bool", "optional": True}, None, True),
+    ({"type": "str"}, "x", True),
+    ({"type": "str"}, 3, False),  # checked: kept as the text '3'
+    ({"type": "str"}, None, False),
+    ({"type": "dice"}, "2d6", True),
+    ({"type": "enum", "values": ENUM}, "angry", True),
+    ({"type": "enum", "values": ENUM}, "sad", False),
+    ({"type": "enum", "values": ENUM}, None, False),
+    ({"type": "enum", "values": ENUM, "optional": True}, None, True),
+    ({"type": "enum"}, "anything", True),  # an enum without values
+    ({"type": "list", "optional": True}, None, True),
+    ({"type": "list"}, [1], False),
+    ({"type": "any"}, None, True),
+    ({"type": "any"}, 3, False),
+]
+
+
+def _taken_by_field_value(spec: FieldSpec, value: object,
+                          monkeypatch: pytest.MonkeyPatch) -> bool:
+    """Whether ``field_value`` returns ``value`` as it is, without calling ``check``."""
+    checked = []
+    check = FieldSpec.check
+
+    def recorded(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        checked.append(args)
+        return check(self, *args, **kwargs)
+
+    monkeypatch.setattr(FieldSpec, "check", recorded)
+    try:
+        result = field_value({"f": spec}, "f", value, UpdateStep(),
+                             SimpleNamespace(kind_name="side"))
+    except StratagemError:
+        assert checked
+        return False
+    assert checked or result is value
+    return not checked
+
+
+def _taken_by_generated_code(spec: FieldSpec, value: object) -> bool:
+    """Whether the code the writer makes for an `update` of the field passes ``value`` as it
+    is, without its call of ``field_value``."""
+    ruleset = SimpleNamespace(kinds={"side": SimpleNamespace(fields={"f": spec})})
+    writer = codegen._Writer({"__builtins__": {}}, {}, False, ruleset)
+    name = writer.field("f", "given", 0, "fields", "record", "entity")
+    called = []
+    writer.ns.update(given=value, fields=None, record=None, entity=None,
+                     field=lambda *args: called.append(args) or args[2])
+    exec("\n".join(writer.lines), writer.ns)  # noqa: S102 - the writer's own code
+    assert writer.ns[name] is value
+    return not called
+
+
+@pytest.mark.parametrize(("declared", "value", "taken"), TAKEN,
+                         ids=[f"{d}-{v!r}" for d, v, _ in TAKEN])
+def test_the_values_a_field_takes_as_they_are_are_the_same_for_both_backends(
+        declared, value, taken, monkeypatch):
+    spec = FieldSpec("f", **declared)
+    if taken:  # what the check would keep as it is
+        kept_value = spec.check(value, None, "", changed=True)
+        assert kept_value == value and type(kept_value) is type(value)
+    # a list or `any` field: the generated code always calls (None is returned as it is)
+    assert _taken_by_generated_code(spec, value) == (taken and spec.type not in ("list", "any"))
+    assert _taken_by_field_value(spec, value, monkeypatch) == taken
 
 
 # -- what the generated code is made of ----------------------------------------------------

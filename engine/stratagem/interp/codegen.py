@@ -55,7 +55,7 @@ from stratagem.interp.steps import (
     too_deep,
     update_check,
 )
-from stratagem.model.entities import Entity
+from stratagem.model.entities import Entity, Unchanged
 from stratagem.model.ruleset import Ruleset
 from stratagem.model.steps import (
     Block,
@@ -189,13 +189,12 @@ class _Writer:
         self.lines: list[str] = []
         #: the loops around the step being written: (record, its pass counter or None)
         self.loops: list[tuple[Step, str | None]] = []
-        #: each field's name -> how the kinds that have it declare it (type, bounds,
-        #: optional, enum values): one way, or several
-        self.declared: dict[str, set[tuple[Any, ...]]] = {}
+        #: each field's name -> the values the kinds that have it take as they are
+        #: (``FieldSpec.unchanged``): one way, or several
+        self.declared: dict[str, set[Unchanged]] = {}
         for kind in ruleset.kinds.values():
             for name, spec in kind.fields.items():
-                self.declared.setdefault(name, set()).add(
-                    (spec.type, spec.minimum, spec.maximum, spec.optional, spec.values))
+                self.declared.setdefault(name, set()).add(spec.unchanged)
         self.ns.update(emit=emit, note=note, round_end=round_end, endless=endless,
                        items=loop_items, deep=too_deep, passes=passes, kept=kept,
                        checked=update_check, added=added_to, field=field_value,
@@ -473,42 +472,32 @@ class _Writer:
     def field(self, name: str, given: str, depth: int, fields: str, record: str,
               entity: str) -> str:
         """Code for ``given`` checked as the value of the field ``name`` (``field_value``).
-        When every kind of entity that has the field declares it alike, the values
-        ``field_value`` passes as they are (a whole number within the field's bounds, true
-        or false, a text of the allowed ones, nothing for an optional field) are passed here
-        without the call (an entity the step may change has the field: ``update_check``
-        saw to it)."""
+        When every kind of entity that has the field takes the same values as they are
+        (``FieldSpec.unchanged``), those are passed here without the call (an entity the
+        step may change has the field: ``update_check`` saw to it)."""
         value = self.temp()
         call = f"field({fields}, {self.value(name)}, {value}, {record}, {entity})"
         self.line(depth, f"{value} = {given}")
-        specs = self.declared.get(name, ())
-        passed = self._passed(next(iter(specs)), value) if len(specs) == 1 else []
+        taken = self.declared.get(name, ())
+        passed = self._passed(next(iter(taken)), value) if len(taken) == 1 else []
         if not passed:
             self.line(depth, f"{value} = {call}")
         else:
             self.line(depth, f"if not ({' or '.join(passed)}): {value} = {call}")
         return value
 
-    def _passed(self, spec: tuple[Any, ...], value: str) -> list[str]:
-        """The tests under which ``field_value`` returns ``value`` as it is, for a field
-        declared ``spec`` (type, bounds, optional, enum values)."""
-        kind, low, high, optional, values = spec
-        of = f"{self.value(type, 'g')}({value})"
-        tests = []
-        if kind in ("int", "number"):
-            low = _SMALLEST + 1 if low is None else max(low, _SMALLEST + 1)
-            high = MAX_MAGNITUDE - 1 if high is None else min(high, MAX_MAGNITUDE - 1)
-            tests.append(f"{of} is {self.value(int, 'g')} and "
-                         f"{self.value(low)} <= {value} <= {self.value(high)}")
-        elif kind == "bool":
-            tests.append(f"{of} is {self.value(bool, 'g')}")
-        elif kind in ("str", "dice") or (kind == "enum" and values is None):
-            tests.append(f"{of} is {self.value(str, 'g')}")
-        elif kind == "enum":
-            tests.append(f"{of} is {self.value(str, 'g')} and {value} in {self.value(values)}")
-        if tests and (optional or kind == "any"):
-            tests.append(f"{value} is None")
-        return tests
+    def _passed(self, unchanged: Unchanged, value: str) -> list[str]:
+        """The tests under which ``field_value`` returns ``value`` as it is, for a field that
+        takes ``unchanged`` as they are (none when it takes no type of value: only None, if
+        anything, which the call returns)."""
+        if unchanged.cls is None:
+            return []
+        test = f"{self.value(type, 'g')}({value}) is {self.value(unchanged.cls, 'g')}"
+        if unchanged.cls is int:
+            test += f" and {self.value(unchanged.low)} <= {value} <= {self.value(unchanged.high)}"
+        elif unchanged.values is not None:
+            test += f" and {value} in {self.value(unchanged.values)}"
+        return [test, f"{value} is None"] if unchanged.none else [test]
 
 
 _STEPS: dict[type, Callable[[_Writer, Any, int], bool]] = {

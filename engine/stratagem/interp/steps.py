@@ -616,23 +616,21 @@ def field_value(fields: Mapping[str, FieldSpec], name: str, value: Any,
                  step: UpdateStep | CreateStep, entity: Entity) -> Any:
     """A value a step gives a field, checked as loading checks one (its type, `min:`,
     `max:`, enum values) and bounded as every kept value is; the error names the step's
-    place, the field and the value."""
+    place, the field and the value. The common values, those the field takes as they are
+    (``FieldSpec.unchanged``), are returned without a check."""
     spec = fields.get(name)
     if spec is None:  # a collection: its entities
         return value
+    unchanged = spec.unchanged
     kind = type(value)
-    if kind is int and (spec.type == "int" or spec.type == "number"):  # the common case
-        number: int = value
-        if -MAX_MAGNITUDE < number < MAX_MAGNITUDE:
-            low, high = spec.minimum, spec.maximum
-            if (low is None or number >= low) and (high is None or number <= high):
+    if kind is unchanged.cls:
+        if kind is int:
+            number: int = value
+            if unchanged.low <= number <= unchanged.high:
                 return value
-    elif kind is bool and spec.type == "bool":
-        return value
-    elif kind is str and (spec.type == "str" or spec.type == "dice" or (
-            spec.type == "enum" and (spec.values is None or value in spec.values))):
-        return value
-    elif value is None and (spec.optional or spec.type == "any"):
+        elif unchanged.values is None or value in unchanged.values:
+            return value
+    elif value is None and unchanged.none:
         return None
     try:  # the owner's words and the place are made only for an error (checking is pure)
         return spec.check(value, None, "", changed=True)

@@ -8,6 +8,7 @@ expressions, so they always reflect the current state.
 
 from __future__ import annotations
 
+import math
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -16,7 +17,7 @@ from typing import Any, Final, TYPE_CHECKING
 
 from stratagem.errors import Location, StratagemError, UnknownMember, Word, a_or_an
 from stratagem.expr import SAFE_RESULT_TYPES, Expr
-from stratagem.expr.bounds import ValueTooLarge, describe_number, stored
+from stratagem.expr.bounds import MAX_MAGNITUDE, ValueTooLarge, describe_number, stored
 from stratagem.expr.compiled import MAX_COMPREHENSION_ITEMS, read_attribute
 from stratagem.model.tables import Row
 from stratagem.model.values import closest, exact, plain
@@ -28,6 +29,50 @@ if TYPE_CHECKING:
 RESERVED: Final = frozenset({"self", "parent", "battle", "kind", "children"})
 
 TYPES = ("int", "number", "bool", "str", "enum", "list", "dice", "any")
+
+#: The Python type of the values a field of each type may take as they are (see
+#: :class:`Unchanged`); a list or `any` field takes none but None.
+_UNCHANGED_TYPE: Final[dict[str, type]] = {"int": int, "number": int, "bool": bool,
+                                            "str": str, "dice": str, "enum": str}
+#: The whole numbers a battle keeps (``stratagem.expr.bounds.stored``), as inclusive bounds.
+_LOWEST_KEPT: Final = 1 - MAX_MAGNITUDE
+_HIGHEST_KEPT: Final = MAX_MAGNITUDE - 1
+
+
+@dataclass(frozen=True)
+class Unchanged:
+    """The values a field takes as they are, without :meth:`FieldSpec.check` (its common
+    values; any other value is checked, and may still be taken): the values of the Python
+    type ``cls`` (int, bool or str; None for none), of which the whole numbers from ``low``
+    to ``high`` (both included, and within the sizes a battle keeps) and the texts among
+    ``values`` (None: any text); and None when ``none``.
+
+    ``interp.steps.field_value`` reads it for every value a step gives a field, and the
+    generated code (``interp.codegen``) writes it as the test that passes a value without
+    that call: one rule, stated here."""
+
+    cls: type | None
+    low: int
+    high: int
+    values: tuple[str, ...] | None
+    none: bool
+
+
+def _unchanged(spec: FieldSpec) -> Unchanged:
+    """What ``spec`` takes as it is (see :class:`Unchanged`)."""
+    kind = spec.type
+    cls = _UNCHANGED_TYPE.get(kind)
+    low, high = _LOWEST_KEPT, _HIGHEST_KEPT
+    if cls is int:
+        # the whole numbers between the bounds: a bound past the sizes kept is the size
+        # kept, and none are taken when a bound leaves none (or is not a number: NaN)
+        minimum, maximum = spec.minimum, spec.maximum
+        if minimum is not None and not minimum < _LOWEST_KEPT:
+            low = math.ceil(minimum) if minimum <= _HIGHEST_KEPT else _HIGHEST_KEPT + 1
+        if maximum is not None and not maximum > _HIGHEST_KEPT:
+            high = math.floor(maximum) if maximum >= _LOWEST_KEPT else _LOWEST_KEPT - 1
+    return Unchanged(cls, low, high, spec.values if kind == "enum" else None,
+                     spec.optional or kind == "any")
 
 
 @dataclass(frozen=True)
@@ -49,6 +94,11 @@ class FieldSpec:
     #: "battle" (battle state: it starts at its default, and no file may state it)
     owner: str = "input"
     description: str | None = None
+    #: the values it takes as they are (made from the above)
+    unchanged: Unchanged = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "unchanged", _unchanged(self))
 
     @property
     def stated(self) -> bool:
