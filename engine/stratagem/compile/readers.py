@@ -110,19 +110,21 @@ def _plan(kinds: Mapping[str, EntityKind], own: Mapping[Read, set[str]],
             for value in values:
                 moved[value].add((kind.name, f))
     slots: dict[frozenset[Read], int] = {}
+    readers: dict[Read, list[str]] = {}  # (kind, field) -> its own readers
+    bumps: dict[Read, list[int]] = {}  # (kind, field) -> the slots it moves on
     for kind in kinds.values():
         kind.slots = {name: slots.setdefault(frozenset(moved[(kind.name, name)]), len(slots))
                       for name in kind.derived}
-        kind.readers = {}
         for name in kind.derived:
             for f in own[(kind.name, name)]:
                 if f not in kind.derived:
-                    kind.readers[f] = (*kind.readers.get(f, ()), name)
-        kind.bumps = {}
+                    readers.setdefault((kind.name, f), []).append(name)
     for fields, slot in slots.items():
-        for kind_name, f in fields:
-            bumps = kinds[kind_name].bumps
-            bumps[f] = (*bumps.get(f, ()), slot)
+        for field in fields:
+            bumps.setdefault(field, []).append(slot)
+    for kind in kinds.values():
+        kind.readers = {f: tuple(names) for (k, f), names in readers.items() if k == kind.name}
+        kind.bumps = {f: tuple(numbers) for (k, f), numbers in bumps.items() if k == kind.name}
     crossing = {name for (_, name), reads in other.items() if reads}
     for kind in kinds.values():
         kind.views = {name: items for name, items in kind.views.items()

@@ -267,6 +267,7 @@ _ABSENT: Final = object()
 class _Failed(Exception):
     """A value that failed already while its template was warmed."""
 
+
 #: How deeply derived values may read other derived values being computed.
 MAX_DERIVED_DEPTH: Final = 50
 
@@ -495,7 +496,7 @@ class Entity:
             w.changes.append(self)
             kind = self._kind
             versions, bumps, readers, cache = w.versions, kind.bumps, kind.readers, self._cache
-            for name in changed:
+            for name in changed:  # what they reach (as in `adopt`, written out: a hot loop)
                 for slot in bumps.get(name, ()):
                     versions[slot] += 1
                 for reader in readers.get(name, ()):
@@ -511,6 +512,8 @@ class Entity:
         for entity in child.walk():
             entity._w = w
         self._f[collection].append(child)
+        # what the collection reaches, as in `update`, but a filtered collection of it keeps
+        # its items and takes the child in
         versions, cache = w.versions, self._cache
         for slot in self._kind.bumps.get(collection, ()):
             versions[slot] += 1

@@ -67,7 +67,7 @@ class Ruleset:
         self.ref = ""
         self.path: str | None = None
         self.kinds: dict[str, EntityKind] = {}
-        #: how many derived values its kinds declare: the versions a battle keeps
+        #: how many slots its derived values share: the versions a battle keeps
         #: (compile/readers.py)
         self.slot_count = 0
         self.tables: dict[str, Table] = {}
