@@ -61,10 +61,16 @@ def _looks_like_path(ref: str) -> bool:
 
 
 def _as_ruleset_file(path: Path) -> Path | None:
+    """The file a ruleset path names: the folder's ruleset.yaml, the file itself, or a
+    path that is there but is no regular file (a device, a pipe: the reader says so, which
+    is clearer than "not found"); None when nothing is there."""
     if is_file(path / "ruleset.yaml"):
         return path / "ruleset.yaml"
-    if is_file(path):
-        return path
+    try:
+        if path.is_file() or (path.exists() and not path.is_dir()):
+            return path
+    except (OSError, ValueError):  # a name too long or otherwise impossible
+        pass
     return None
 
 
