@@ -45,7 +45,9 @@ def test_hostile_expressions_stop_with_a_clear_error(text, says):
 
 @pytest.mark.parametrize("text, says", [
     ("__import__('os')", "names starting with '_' are not allowed"),
-    ("(lambda: 1)()", "calls a method; rule expressions call only functions"),
+    ("(lambda: 1)()", "uses Lambda, which rule expressions do not allow"),
+    ("max(1, 2)(3)", "calls a value that is not a function's name"),
+    ("[abs][0](1)", "calls a value that is not a function's name"),
     ("x.__class__", "names starting with '_' are not allowed"),
     ("'a'.upper()", "calls a method; rule expressions call only functions"),
     ("x := 1", "uses NamedExpr, which rule expressions do not allow"),

@@ -556,6 +556,8 @@ def compile_expr(text: Any, location: Location | None = None) -> Expr:
             key="expr.syntax", params={"expr": source, "reason": err.msg},
         ) from None
     _check_nesting(tree, source, location)
+    # Every node is checked against the allowed ones first, so that a refused construct
+    # is named for what it is (`(lambda: 1)()` uses Lambda: it is not "a method").
     for node in ast.walk(tree):
         if not isinstance(node, _ALLOWED_NODES):
             raise ExpressionError(
@@ -564,13 +566,21 @@ def compile_expr(text: Any, location: Location | None = None) -> Expr:
                 hint="use arithmetic, comparisons, `and/or/not`, `x if c else y` and functions",
                 key="expr.node", params={"expr": source, "node": type(node).__name__},
             )
-        if isinstance(node, ast.Call) and not isinstance(node.func, ast.Name):
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             raise ExpressionError(
                 f"`{source}` calls a method; rule expressions call only functions",
                 location=location,
                 hint="expressions never change the state: use a function such as len(), "
                      "sorted(), sum(), or a step such as `update`",
                 key="expr.method", params={"expr": source},
+            )
+        if isinstance(node, ast.Call) and not isinstance(node.func, ast.Name):
+            raise ExpressionError(
+                f"`{source}` calls a value that is not a function's name; rule expressions "
+                "call functions by name", location=location,
+                hint="write the function's name before the brackets, e.g. `max(a, b)`",
+                key="expr.callee", params={"expr": source},
             )
         if isinstance(node, ast.keyword) and node.arg is None:
             raise ExpressionError(f"`{source}` unpacks a map into a call (`**`), which rule "
