@@ -65,25 +65,25 @@ def test_a_copy_of_a_battle_under_way_keeps_its_own_values(scenario):
 
 
 def _counting_computations(ruleset, computed):
-    """Make every derived value's compiled expression note its text in ``computed`` when it
-    runs; return how to undo it. (The evaluator itself may be compiled, and then cannot be
-    patched.)"""
+    """Make every derived value's compiled function (a function of its entity,
+    ``EntityKind.functions``) note its text in ``computed`` when it runs; return how to undo
+    it. (The evaluator itself may be compiled, and then cannot be patched.)"""
     patched = []
     for kind in ruleset.kinds.values():
-        for expr in kind.derived.values():
-            slot = expr.compiled
-            if slot:
-                def counting(scope, fn=slot[1], text=expr.text):
+        functions = kind.functions
+        for name, fn in list(functions.items()):
+            if fn is not None:
+                def counting(entity, fields, fn=fn, text=kind.derived[name].text):
                     computed.append(text)
-                    return fn(scope)
+                    return fn(entity, fields)
 
-                patched.append((slot, slot[1]))
-                slot[1] = counting
+                patched.append((functions, name, fn))
+                functions[name] = counting
     assert patched, "the derived values were computed at load"
 
     def undo():
-        for slot, fn in patched:
-            slot[1] = fn
+        for functions, name, fn in patched:
+            functions[name] = fn
     return undo
 
 

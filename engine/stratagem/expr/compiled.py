@@ -11,6 +11,12 @@ it once into a function of the scope:
   so a procedure's scope is a plain dict that holds only its own names (the constants are
   globals of the function, bound once); ``d[k]`` becomes ``item(d, k)`` (so a missing
   entry is told from a missing name);
+- a derived value's expression may instead be compiled into a function of its entity
+  (``own``: how the entity answers each of its names, known from its kind): a field is read
+  from the entity's dict of fields, a derived value of the same entity, its parent and the
+  battle through the readers the evaluator holds (``OWN_READERS``), ``self`` is the entity,
+  and a name the entity does not answer is the constant, as the scope would have answered
+  (the names stay constants of the tree in every case, never identifiers);
 - a call ``f(a)`` calls the evaluator's function ``f`` (a global of the compiled
   function, which has no builtins at all);
 - ``a.b`` becomes ``attr(a, 'b')``, which refuses methods (names starting with ``_``
@@ -103,6 +109,20 @@ _ITEM = "__item"
 _CALL = "__call"
 _TYPE = "__type"
 _INT = "__int"
+_ENTITY = "__e"
+_FIELDS = "__f"
+
+#: How a function of an entity (:func:`compile_function`'s ``own``) reads a name the entity
+#: answers: a field (or a child collection) from the dict of its fields, the function's second
+#: parameter; ``self``, the entity, its first; any other through the reader of that name, a
+#: global of the function (``namespace``'s ``own``), called with the entity and the name.
+OWN_FIELD: Final = "field"
+OWN_SELF: Final = "self"
+OWN_READERS: Final = ("derived", "parent", "battle")
+
+
+def _own_reader(how: str) -> str:
+    return f"__own_{how}"
 
 
 def constant_name(name: str) -> str:
@@ -130,10 +150,11 @@ _INT_BOUND: Final = 10**MAX_DIGITS
 @mypyc_attr(native_class=False)
 class _Rewrite(ast.NodeTransformer):
     def __init__(self, operators: Mapping[type, Any], constants: Collection[str],
-                 checked: bool) -> None:
+                 checked: bool, own: Mapping[str, str] | None = None) -> None:
         self.operators = operators
         self.constants = constants
         self.checked = checked
+        self.own = own
         self.bound: list[set[str]] = []
         self.uses_budget = False
         self.temps = 0
@@ -144,12 +165,40 @@ class _Rewrite(ast.NodeTransformer):
     def visit_Name(self, node: ast.Name) -> ast.AST:
         if isinstance(node.ctx, ast.Store) or any(node.id in b for b in self.bound):
             return node
+        if self.own is not None:
+            return ast.copy_location(self._own(node.id), node)
         scope = ast.Name(_SCOPE, ast.Load())
         read: ast.expr = ast.Subscript(scope, ast.Constant(node.id), ast.Load())
         if node.id in self.constants:
             read = ast.IfExp(ast.Compare(ast.Constant(node.id), [ast.In()], [scope]), read,
                              ast.Name(constant_name(node.id), ast.Load()))
         return ast.copy_location(read, node)
+
+    def _own(self, name: str) -> ast.expr:
+        """A name read in a function of an entity, as the entity's scope would answer it
+        (``model.entities.EntityScope``: its fields, its derived values, ``self``,
+        ``parent``, ``battle``; then the ruleset's constants): a field that is also a
+        constant is the constant while the entity has no such field; a name the entity does
+        not answer is the constant, or the KeyError the scope raises (``{}['x']``)."""
+        assert self.own is not None
+        how = self.own.get(name)
+        key = ast.Constant(name)
+        if how == OWN_FIELD:
+            fields = ast.Name(_FIELDS, ast.Load())
+            read: ast.expr = ast.Subscript(fields, key, ast.Load())
+            if name in self.constants:
+                read = ast.IfExp(ast.Compare(ast.Constant(name), [ast.In()], [fields]), read,
+                                 ast.Name(constant_name(name), ast.Load()))
+            return read
+        if how == OWN_SELF:
+            return ast.Name(_ENTITY, ast.Load())
+        if how is not None:
+            if how not in OWN_READERS:
+                raise ValueError(f"no reader '{how}'")
+            return _call(_own_reader(how), ast.Name(_ENTITY, ast.Load()), key)
+        if name in self.constants:
+            return ast.Name(constant_name(name), ast.Load())
+        return ast.Subscript(ast.Dict([], []), key, ast.Load())
 
     def visit_Call(self, node: ast.Call) -> ast.AST:
         assert isinstance(node.func, ast.Name)  # compile_expr refused every other callee
@@ -287,15 +336,20 @@ class UnsupportedSyntax(Exception):
 
 def compile_function(node: ast.AST, text: str, namespace: dict[str, Any],
                      operators: Mapping[type, Any], constants: Collection[str] = (),
-                     checked: bool = False) -> Callable[[Mapping[str, Any]], Any]:
+                     checked: bool = False,
+                     own: Mapping[str, str] | None = None) -> Callable[..., Any]:
     """A function ``f(scope)`` computing the (already validated) expression tree ``node``.
 
     ``namespace`` holds the functions and helpers as globals (see :func:`namespace`), and
     the value of each name in ``constants`` (see :func:`constant_name`). A ``checked``
     function calls each function through ``namespace['__call']`` (the evaluator's
     explanation of a failed call: the same expression, run again once it has failed).
+
+    With ``own`` (each name the entity answers, and how: :data:`OWN_FIELD`,
+    :data:`OWN_SELF` or one of :data:`OWN_READERS`), a function ``f(entity, fields)`` of an
+    entity and the dict of its fields instead, reading the names as its scope would.
     """
-    rewrite = _Rewrite(operators, constants, checked)
+    rewrite = _Rewrite(operators, constants, checked, own)
     body = rewrite.visit(_copy(node))
     statements: list[ast.stmt] = []
     if rewrite.uses_budget:
@@ -304,7 +358,8 @@ def compile_function(node: ast.AST, text: str, namespace: dict[str, Any],
     statements.append(ast.Return(body))
     parts: dict[str, Any] = {
         "name": "expression",
-        "args": ast.arguments(posonlyargs=[], args=[ast.arg(_SCOPE)], kwonlyargs=[],
+        "args": ast.arguments(posonlyargs=[], args=[ast.arg(name) for name in (
+            (_SCOPE,) if own is None else (_ENTITY, _FIELDS))], kwonlyargs=[],
                               kw_defaults=[], defaults=[]),
         "body": statements, "decorator_list": [], "returns": None}
     if "type_params" in ast.FunctionDef._fields:  # Python 3.12+
@@ -319,9 +374,12 @@ def compile_function(node: ast.AST, text: str, namespace: dict[str, Any],
 
 def namespace(functions: Mapping[str, Any], operators: Mapping[type, Any],
               attribute: Callable[[Any, str], Any] = read_attribute,
-              call: Callable[..., Any] | None = None) -> dict[str, Any]:
+              call: Callable[..., Any] | None = None,
+              own: Mapping[str, Callable[[Any, str], Any]] | None = None) -> dict[str, Any]:
     """The globals of compiled expressions: no builtins, the functions, the operators, how
-    to read an attribute, and how a checked function calls a function (``call``).
+    to read an attribute, how a checked function calls a function (``call``), and how a
+    function of an entity reads its names (``own``: a reader for each of
+    :data:`OWN_READERS`).
 
     With no builtins, a compiled module (mypyc) must never import inside a function that
     an expression calls: it would look for ``__import__`` among them."""
@@ -329,6 +387,10 @@ def namespace(functions: Mapping[str, Any], operators: Mapping[type, Any],
                              _ITEM: item, _CALL: call, _TYPE: type, _INT: int}
     for kind, fn in operators.items():
         names[_op(kind)] = fn
+    for how, reader in (own or {}).items():
+        if how not in OWN_READERS:
+            raise ValueError(f"no reader '{how}'")
+        names[_own_reader(how)] = reader
     for name, fn in functions.items():
         names[global_name(name)] = fn
     return names

@@ -690,7 +690,8 @@ class Evaluator:
 
     def __init__(self, functions: Mapping[str, Callable[..., Any]] | None = None,
                  mode: str | None = None,
-                 attribute: Callable[[Any, str], Any] = compiled.read_attribute) -> None:
+                 attribute: Callable[[Any, str], Any] = compiled.read_attribute,
+                 own: Mapping[str, Callable[[Any, str], Any]] | None = None) -> None:
         mode = mode or os.environ.get("STRATAGEM_EVALUATOR") or "compiled"
         if mode not in EVALUATORS:
             raise StratagemError(f"unknown evaluator '{mode}'",
@@ -698,7 +699,7 @@ class Evaluator:
                                  key="expr.unknown_evaluator", params={"mode": mode})
         self.mode = mode
         self.attribute = attribute
-        self.namespace = compiled.namespace({}, OPERATORS, attribute, checked_call)
+        self.namespace = compiled.namespace({}, OPERATORS, attribute, checked_call, own)
         #: the ruleset's constants: names every expression may read after its scope's own
         self.constants: Mapping[str, Any] = {}
         self.functions = _Functions(self.namespace, BASE_FUNCTIONS)
@@ -749,6 +750,17 @@ class Evaluator:
         None for the simpleeval evaluator). Whoever calls it directly hands what it raises
         to :meth:`failure`, as :meth:`eval` does."""
         return self._function(expr) if self.mode == "compiled" else None
+
+    def own_function(self, expr: Expr, own: Mapping[str, str]) -> Callable[[Any, Any], Any] | None:
+        """A function ``f(entity, fields)`` computing ``expr`` as :meth:`eval` would in the
+        entity's scope, for an entity answering the names ``own`` says
+        (:func:`stratagem.expr.compiled.compile_function`), made now; None for the simpleeval
+        evaluator and a constant expression. Whoever calls it hands what it raises to
+        :meth:`failure` with the entity's scope, as :meth:`eval` does."""
+        if self.mode != "compiled" or expr.is_constant:
+            return None
+        return compiled.compile_function(expr.node, expr.text, self.namespace, OPERATORS,
+                                         self.constants, own=own)
 
     def failure(self, err: Exception, expr: Expr, scope: Mapping[str, Any]) -> Exception:
         """The rule-file error that ``err``, raised while evaluating ``expr`` in ``scope``,

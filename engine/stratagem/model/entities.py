@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Final, TYPE_CHECKING
@@ -18,7 +18,12 @@ from typing import Any, Final, TYPE_CHECKING
 from stratagem.errors import Location, StratagemError, UnknownMember, Word, a_or_an
 from stratagem.expr import SAFE_RESULT_TYPES, Expr
 from stratagem.expr.bounds import MAX_MAGNITUDE, ValueTooLarge, describe_number, stored
-from stratagem.expr.compiled import MAX_COMPREHENSION_ITEMS, read_attribute
+from stratagem.expr.compiled import (
+    MAX_COMPREHENSION_ITEMS,
+    OWN_FIELD,
+    OWN_SELF,
+    read_attribute,
+)
 from stratagem.model.tables import Row
 from stratagem.model.values import closest, exact, plain
 
@@ -221,6 +226,11 @@ class EntityKind:
     readers: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False,
                                                 compare=False)
     bumps: dict[str, tuple[int, ...]] = field(default_factory=dict, repr=False, compare=False)
+    #: each derived value's expression as a function of the entity (`Evaluator.own_function`),
+    #: made when the value is first computed; None: computed through the evaluator (a
+    #: filtered collection, a constant, the simpleeval evaluator)
+    functions: dict[str, Callable[[Entity, dict[str, Any]], Any] | None] = field(
+        default_factory=dict, repr=False, compare=False)
 
     def stated_fields(self) -> dict[str, FieldSpec]:
         """The fields army and scenario files may state (its input fields)."""
@@ -228,6 +238,18 @@ class EntityKind:
 
     def member_names(self) -> set[str]:
         return set(self.fields) | set(self.children) | set(self.derived)
+
+    def own_names(self) -> dict[str, str]:
+        """How an entity of this kind answers each name its derived values read bare (as
+        :func:`_read` and :class:`EntityScope` do, in their order): a field or a collection
+        from its fields, a derived value, then ``self``, ``parent``, ``battle``. (An
+        entity's fields hold no other names: loading, `update` and `create` take only the
+        kind's.)"""
+        names = {"self": OWN_SELF, "parent": "parent", "battle": "battle"}
+        names.update(dict.fromkeys(self.derived, "derived"))
+        names.update(dict.fromkeys(self.children, OWN_FIELD))
+        names.update(dict.fromkeys(self.fields, OWN_FIELD))
+        return names
 
 
 class World:
@@ -422,6 +444,39 @@ class Entity:
                 hint="a derived value that uses itself, directly or through others?",
                 key="run.derived_depth", params={"kind": self._kind.name, "name": name,
                                                  "expr": expr.text, "max": MAX_DERIVED_DEPTH})
+        try:
+            function = self._kind.functions[name]
+        except KeyError:
+            function = _own_function(self, name, expr)
+        if function is None:
+            return self._evaluate(name, expr, entry, version)
+        stack.append((self, name))
+        try:
+            try:
+                value = function(self, self._f)
+            except Exception as err:  # noqa: BLE001 - what `Evaluator.eval` raises for it
+                scope = self._scope
+                if scope is None:
+                    scope = self._scope = EntityScope(self)
+                raise self._rs.evaluator.failure(err, expr, scope) from None
+        except Exception:
+            if failed is not None:
+                failed.add((id(self), name))
+            raise
+        finally:
+            stack.pop()
+        if entry is None or type(entry) is not _Cached or entry is _CHANGED:
+            entry = self._cache[name] = _Cached(value, version)
+        else:
+            entry.value = value
+            entry.version = version
+        return entry
+
+    def _evaluate(self, name: str, expr: Expr, entry: _Cached | None, version: int) -> _Cached:
+        """:meth:`_compute` through the evaluator, in the entity's scope."""
+        w = self._w
+        failed = w.failed
+        stack = w.stack
         stack.append((self, name))
         try:
             scope = self._scope
@@ -613,6 +668,50 @@ def _read(entity: Entity, name: str) -> Any:
     if entry is not None and entry.version == entity._w.versions[entity._kind.slots[name]]:
         return entry.value
     return entity._derived(name, expr)
+
+
+def _own_function(entity: Entity, name: str, expr: Expr
+                  ) -> Callable[[Entity, dict[str, Any]], Any] | None:
+    """The function that computes the derived value ``name`` of ``entity``'s kind (made
+    once per kind, and kept: `EntityKind.functions`)."""
+    kind = entity._kind
+    function = None
+    if name not in kind.views:
+        function = entity._rs.evaluator.own_function(expr, kind.own_names())
+    kind.functions[name] = function
+    return function
+
+
+def _own_derived(entity: Entity, name: str) -> Any:
+    """A derived value of ``entity`` read bare by one of its own (`read_member`'s common
+    cases, then `Entity._derived`)."""
+    kind = entity._kind
+    version = entity._w.versions[kind.slots[name]]
+    entry = entity._cache.get(name)
+    if entry is not None:
+        if entry.version == version:
+            return entry.value
+    elif entity._tpl is not None:
+        entry = entity._tpl._cache.get(name)
+        if entry is not None and entry.version == version and entry.shared is True:
+            return entry.value
+    return entity._derived(name, kind.derived[name])
+
+
+def _own_parent(entity: Entity, name: str) -> Any:
+    """``parent`` read bare by a derived value."""
+    return entity._parent
+
+
+def _own_battle(entity: Entity, name: str) -> Any:
+    """``battle`` read bare by a derived value."""
+    return entity.root()
+
+
+#: How the functions of derived values (`EntityKind.functions`) read the names they read
+#: through a reader (`EntityKind.own_names`).
+OWN_READERS: Final[dict[str, Callable[[Entity, str], Any]]] = {
+    "derived": _own_derived, "parent": _own_parent, "battle": _own_battle}
 
 
 def _viewable(items: list[Any]) -> bool:

@@ -15,7 +15,7 @@ from typing import Any
 from stratagem.errors import Location, StratagemError
 from stratagem.expr import Evaluator, Expr, compile_expr
 from stratagem.expr.bounds import DEFAULT_WORK
-from stratagem.model.entities import Entity, EntityKind, read_member
+from stratagem.model.entities import OWN_READERS, Entity, EntityKind, read_member
 from stratagem.model.steps import DecideStep, Procedure
 from stratagem.model.tables import Row, Table
 from stratagem.model.values import closest
@@ -86,7 +86,7 @@ class Ruleset:
         self.notes: list[Any] = []
         self.limits = RunLimits()
         self.dialect: Any = None
-        self.evaluator = Evaluator(attribute=read_member)
+        self.evaluator = Evaluator(attribute=read_member, own=OWN_READERS)
         self.decisions: dict[str, DecideStep] = {}
         self._message_keys: set[str] = set()
         #: language -> its locale files, base ruleset's first (set by ``load_ruleset``)
