@@ -264,7 +264,7 @@ class World:
     is returned as it is while its version is its slot's, computed again otherwise.
     """
 
-    __slots__ = ("changes", "failed", "frozen", "stack", "twins", "versions")
+    __slots__ = ("changes", "depth", "failed", "frozen", "twins", "versions")
 
     def __init__(self, slots: int) -> None:
         #: each derived value's version (its slot's: EntityKind.slots)
@@ -272,8 +272,8 @@ class World:
         #: the entity of every change made, in order (what a filtered collection follows
         #: item by item, `_refresh`)
         self.changes: list[Entity] = []
-        #: the derived values being computed, innermost last: (entity, name)
-        self.stack: list[tuple[Entity, str]] = []
+        #: how many derived values are being computed, each reading the next
+        self.depth = 0
         #: for a copy of a scenario's template: id(template entity) -> its copy
         self.twins: dict[int, Entity] = {}
         #: a template's world never changes again, so its copies may inherit its values
@@ -436,8 +436,8 @@ class Entity:
         failed = w.failed
         if failed is not None and (id(self), name) in failed:
             raise _Failed(name)
-        stack = w.stack
-        if len(stack) >= MAX_DERIVED_DEPTH:
+        depth = w.depth
+        if depth >= MAX_DERIVED_DEPTH:
             raise StratagemError(
                 f"the {self._kind.name} value '{name}' (`{expr.text}`) reads derived values "
                 f"{MAX_DERIVED_DEPTH} deep", location=expr.location,
@@ -450,7 +450,7 @@ class Entity:
             function = _own_function(self, name, expr)
         if function is None:
             return self._evaluate(name, expr, entry, version)
-        stack.append((self, name))
+        w.depth = depth + 1
         try:
             try:
                 value = function(self, self._f)
@@ -464,7 +464,7 @@ class Entity:
                 failed.add((id(self), name))
             raise
         finally:
-            stack.pop()
+            w.depth = depth
         if entry is None or type(entry) is not _Cached or entry is _CHANGED:
             entry = self._cache[name] = _Cached(value, version)
         else:
@@ -476,8 +476,8 @@ class Entity:
         """:meth:`_compute` through the evaluator, in the entity's scope."""
         w = self._w
         failed = w.failed
-        stack = w.stack
-        stack.append((self, name))
+        depth = w.depth
+        w.depth = depth + 1
         try:
             scope = self._scope
             if scope is None:
@@ -500,7 +500,7 @@ class Entity:
                 failed.add((id(self), name))
             raise
         finally:
-            stack.pop()
+            w.depth = depth
         if view is not None:
             entry = self._cache[name] = view
         elif entry is None or type(entry) is not _Cached or entry is _CHANGED:
@@ -521,7 +521,7 @@ class Entity:
                     try:
                         entity._derived(name, expr)
                     except Exception:  # noqa: BLE001 - a value that needs a battle context
-                        w.stack.clear()
+                        w.depth = 0
         finally:
             w.failed = None
 
