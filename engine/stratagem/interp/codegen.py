@@ -465,12 +465,8 @@ class _Writer:
                 name, f"{now} + {more} if {of}({now}) is {of}({more}) is {whole} else "
                       f"added({record}, {entity}, {self.value(name)}, {more})", inner,
                 fields, record, entity)))
-        if len(values) == 1:  # the most frequent update: one field, without a tuple of pairs
-            (name, value), = values
+        for name, value in values:  # ``entity.update``, its pairs not made: a field at a time
             self.line(inner, f"{entity}.set({self.value(name)}, {value})")
-            return True
-        given = "".join(f"({self.value(name)}, {value}), " for name, value in values)
-        self.line(inner, f"{entity}.update(({given}))")
         return True
 
     def field(self, name: str, given: str, depth: int, fields: str, record: str,
