@@ -333,7 +333,7 @@ def test_the_code_is_made_of_the_writers_names_and_no_text_of_a_file(path):
                                          "evaluator", "failure", "text",
                                          # `update`: the entity's kind, its fields, and the change
                                          "_kind", "name", "kinds", "fields", "update",
-                                         "_f", "get",
+                                         "set", "_f", "get",
                                          }, node.attr
             if not tracing:
                 assert not re.search(r"\b(note|emit|round_end|record)\(", source), \

@@ -67,8 +67,8 @@ def plan_readers(rs: Ruleset, formulas: Mapping[str, tuple[list[str], Expr]],
                  types: Mapping[int, Type | None]) -> None:
     """Set each kind's ``slots``, ``readers`` and ``bumps``, drop the filtered collections
     that cannot follow their items one by one from its ``views``, and set the ruleset's
-    ``slot_count`` (``types``: what each member read reads from, as the static checks
-    inferred it, ``check_ruleset``'s ``seen``)."""
+    ``slot_count`` and ``follows_changes`` (``types``: what each member read reads from,
+    as the static checks inferred it, ``check_ruleset``'s ``seen``)."""
     kinds = rs.kinds
     called = _formula_reads(formulas, types)
     own: dict[Read, set[str]] = {}
@@ -85,6 +85,7 @@ def plan_readers(rs: Ruleset, formulas: Mapping[str, tuple[list[str], Expr]],
         rs.slot_count = _plan(kinds, own, other)
     except _TooLarge:
         rs.slot_count = _coarse(kinds)
+    rs.follows_changes = any(kind.views for kind in kinds.values())
 
 
 def _plan(kinds: Mapping[str, EntityKind], own: Mapping[Read, set[str]],

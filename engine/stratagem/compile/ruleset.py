@@ -228,40 +228,29 @@ def _install_formulas(rs: Ruleset, formulas: Mapping[str, tuple[list[str], Expr]
         memo: dict[tuple[Any, ...], Any] = {}
         count = len(params)
         first = params[0] if params else ""
+        second = params[1] if count > 1 else ""
 
         # A call of plain values is remembered under its values and their types (1, 1.0
         # and True are different calls): ``(type, a)`` for one value, ``(type, type, a,
-        # b)`` for two (the common calls, keyed without a loop), ``(types, values)`` for
-        # more. Only calls of all the formula's values by position are remembered, so the
-        # keys of one formula all have one shape.
+        # b)`` for two (the common calls, each answered by a function of its own: `one`,
+        # `two`, keyed without a loop), ``(types, values)`` for more. Only calls of all the
+        # formula's values by position are remembered, so the keys of one formula all have
+        # one shape.
         def formula(*args: Any, **kwargs: Any) -> Any:
-            n = len(args)
-            if kwargs or n != count:  # named values, or a mistake to explain
+            if kwargs or len(args) != count:  # named values, or a mistake to explain
                 return evaluate(args, kwargs)
-            key: tuple[Any, ...] | None
-            if n == 1:
-                a = args[0]
-                kind = type(a)
-                key = (kind, a) if kind in _PLAIN_ARGS else None
-            elif n == 2:
-                a, b = args
-                kind, other = type(a), type(b)
-                key = (kind, other, a, b) if (
-                    kind in _PLAIN_ARGS and other in _PLAIN_ARGS) else None
-            else:
-                types = tuple([type(arg) for arg in args])
-                key = (types, args)
-                for kind in types:
-                    if kind not in _PLAIN_ARGS:
-                        key = None
-                        break
+            types = tuple([type(arg) for arg in args])
+            key: tuple[Any, ...] | None = (types, args)
+            for kind in types:
+                if kind not in _PLAIN_ARGS:
+                    key = None
+                    break
             if key is not None:
                 try:
                     return memo[key]
                 except KeyError:
                     pass
-            scope = {first: args[0]} if n == 1 else dict(zip(params, args))
-            value = rs.evaluator.eval(expr, scope)
+            value = rs.evaluator.eval(expr, dict(zip(params, args)))
             if key is None:  # an entity, a list: its value may change between calls
                 return value
             if len(memo) < _MEMO_SIZE:
@@ -285,8 +274,44 @@ def _install_formulas(rs: Ruleset, formulas: Mapping[str, tuple[list[str], Expr]
                                          params={"name": name, "missing": ", ".join(missing)})
             return rs.evaluator.eval(expr, scope)
 
-        formula.__name__ = name
-        return formula
+        # `formula`, written for one value and for two (no branch on their number)
+        def one(*args: Any, **kwargs: Any) -> Any:
+            if kwargs or len(args) != 1:
+                return evaluate(args, kwargs)
+            a = args[0]
+            kind = type(a)
+            if kind not in _PLAIN_ARGS:
+                return rs.evaluator.eval(expr, {first: a})
+            key = (kind, a)
+            try:
+                return memo[key]
+            except KeyError:
+                pass
+            value = rs.evaluator.eval(expr, {first: a})
+            if len(memo) < _MEMO_SIZE:
+                memo[key] = value
+            return value
+
+        def two(*args: Any, **kwargs: Any) -> Any:
+            if kwargs or len(args) != 2:
+                return evaluate(args, kwargs)
+            a, b = args
+            kind, other = type(a), type(b)
+            if kind not in _PLAIN_ARGS or other not in _PLAIN_ARGS:
+                return rs.evaluator.eval(expr, {first: a, second: b})
+            key = (kind, other, a, b)
+            try:
+                return memo[key]
+            except KeyError:
+                pass
+            value = rs.evaluator.eval(expr, {first: a, second: b})
+            if len(memo) < _MEMO_SIZE:
+                memo[key] = value
+            return value
+
+        made = one if count == 1 else two if count == 2 else formula
+        made.__name__ = name
+        return made
 
     for name, (params, expr) in formulas.items():
         rs.evaluator.functions[name] = make(name, params, expr)

@@ -100,10 +100,57 @@ def cells(value: Any, limit: int = MAX_CELLS) -> int:
 def _measure(value: Any, numbers: bool) -> tuple[int, int]:
     """(items all told, levels of nesting) of ``value``, each list walked once however
     often it appears; ``numbers``: also refuse a number a battle may not keep."""
-    if type(value) is str:
+    kind = type(value)
+    if kind is str:
         return len(value), 0
-    if type(value) not in _CONTAINERS:
+    if kind is list or kind is tuple:
+        kinds = set(map(type, value))
+        if numbers:
+            _check_numbers(value, kinds)
+        if kinds.isdisjoint(_HOLDERS):  # no text, no list within: counted at once
+            return len(value), 1
+        if dict not in kinds:
+            pairs = _two_levels(value, numbers)
+            if pairs is not None:
+                return pairs
+    elif kind is not dict:
         return 0, 0
+    return _walked(value, numbers)
+
+
+def _two_levels(value: list[Any] | tuple[Any, ...], numbers: bool) -> tuple[int, int] | None:
+    """``_measure`` of a list (its own numbers checked) whose lists within hold no list
+    (``[('a', 1), ('b', 2)]``, the common kept value that nests): the lists within are
+    checked in the order ``_walked`` checks them (the last first, each once), so the first
+    refused is the same. None for any other list, after checks ``_walked`` makes too, in
+    the same order."""
+    total, height = len(value), 1
+    memo: dict[int, int] = {}  # each list within walked once, however often it appears
+    for item in reversed(value):
+        kind = type(item)
+        if kind is str:
+            total += len(item)
+        elif kind is list or kind is tuple:
+            height = 2
+            held = memo.get(id(item))
+            if held is None:
+                kinds = set(map(type, item))
+                if numbers:
+                    _check_numbers(item, kinds)
+                if not kinds.isdisjoint(_CONTAINERS):
+                    return None
+                held = len(item)
+                if str in kinds:
+                    for v in item:
+                        if type(v) is str:
+                            held += len(v)
+                memo[id(item)] = held
+            total += held
+    return total, height
+
+
+def _walked(value: Any, numbers: bool) -> tuple[int, int]:
+    """``_measure`` of any list or map, walked with a stack (never deeper than Python's)."""
     memo: dict[int, tuple[int, int]] = {}
     todo: list[tuple[Any, bool]] = [(value, False)]
     while todo:

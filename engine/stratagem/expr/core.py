@@ -84,6 +84,15 @@ def _add(a: Any, b: Any) -> Any:
     kind = type(a)
     if kind in _NUMBERS and type(b) in _NUMBERS:  # the common case, answered first
         return a + b
+    if kind is list and type(b) is list:  # the next (lists of parts): METER.charge written out
+        n = len(a) + len(b)
+        if n <= MAX_LENGTH:
+            joined = a + b
+            left = METER.left - n
+            METER.left = left
+            if left < 0:
+                METER.charge(0)  # the meter's error
+            return joined
     if (kind is type(b) and kind in _SEQUENCES) or (
             hasattr(a, "__len__") and hasattr(b, "__len__")):
         if len(a) + len(b) > MAX_LENGTH:

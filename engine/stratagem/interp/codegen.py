@@ -465,6 +465,10 @@ class _Writer:
                 name, f"{now} + {more} if {of}({now}) is {of}({more}) is {whole} else "
                       f"added({record}, {entity}, {self.value(name)}, {more})", inner,
                 fields, record, entity)))
+        if len(values) == 1:
+            (name, value), = values
+            self.line(inner, f"{entity}.set({self.value(name)}, {value})")
+            return True
         given = "".join(f"({self.value(name)}, {value}), " for name, value in values)
         self.line(inner, f"{entity}.update(({given}))")
         return True

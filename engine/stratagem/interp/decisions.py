@@ -194,7 +194,11 @@ def decide(run: Run, step: DecideStep, scope: dict[str, Any]) -> tuple[Any, dict
             key="run.decision_missing", params={"decision": step.id, "who": who or None})
     else:
         value, source = asking.default(), "default"
-        _check(asking, value, source)
+        # the common default (no range, no options: `problem` has nothing to ask but, of a
+        # bool decision, the type), answered without the call
+        if step.range is not None or step.options is not None or (
+                step.type == "bool" and not isinstance(value, bool)):
+            _check(asking, value, source)
     if plan is not None or source == "prompt":
         decisions.record(step.id, who, value)
     if not run.tracing:

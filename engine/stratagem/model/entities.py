@@ -264,14 +264,16 @@ class World:
     is returned as it is while its version is its slot's, computed again otherwise.
     """
 
-    __slots__ = ("changes", "depth", "failed", "frozen", "twins", "versions")
+    __slots__ = ("changes", "depth", "failed", "follow", "frozen", "twins", "versions")
 
-    def __init__(self, slots: int) -> None:
+    def __init__(self, slots: int, follow: bool = True) -> None:
         #: each derived value's version (its slot's: EntityKind.slots)
         self.versions: list[int] = [0] * slots
         #: the entity of every change made, in order (what a filtered collection follows
-        #: item by item, `_refresh`)
+        #: item by item, `_refresh`), kept only if ``follow``: a ruleset without filtered
+        #: collections kept so (``Ruleset.follows_changes``) never reads it
         self.changes: list[Entity] = []
+        self.follow = follow
         #: how many derived values are being computed, each reading the next
         self.depth = 0
         #: for a copy of a scenario's template: id(template entity) -> its copy
@@ -374,7 +376,8 @@ class Entity:
         self._parent = parent
         self._rs = ruleset
         self._origin = origin
-        self._w: World = parent._w if parent is not None else World(ruleset.slot_count)
+        self._w: World = parent._w if parent is not None else World(
+            ruleset.slot_count, ruleset.follows_changes)
         #: derived name -> its cached value
         self._cache: dict[str, _Cached] = {}
         #: the template entity this one was copied from (its cached values may serve)
@@ -531,31 +534,57 @@ class Entity:
         self._w.frozen = True
 
     def set(self, name: str, value: Any) -> None:
-        """Change a field (every change of the battle state goes through here or
-        :meth:`update`). Setting a field to the value it has changes nothing."""
-        self.update(((name, value),))
-
-    def update(self, values: Iterable[tuple[str, Any]]) -> None:
-        """Change several fields at once, then forget what read them (see :meth:`set`)."""
+        """Change a field (every change of the battle state goes through here, :meth:`update`
+        or :meth:`adopt`). Setting a field to the value it has changes nothing; a change
+        forgets what read the field: the entity's own values that read it lose their cached
+        value, and the slots of the values that may read it through another entity move on
+        (``EntityKind.readers``, ``EntityKind.bumps``)."""
         w = self._w
         if w.frozen:
             raise RuntimeError(f"{self!r} belongs to a template, which never changes")
         fields = self._f
-        changed: list[str] = []
+        old = fields.get(name, _ABSENT)
+        fields[name] = value
+        if type(old) is not type(value) or old != value:
+            if w.follow:
+                w.changes.append(self)
+            kind = self._kind
+            slots = kind.bumps.get(name)
+            if slots is not None:
+                versions = w.versions
+                for slot in slots:
+                    versions[slot] += 1
+            names = kind.readers.get(name)
+            if names is not None:
+                cache = self._cache
+                for reader in names:
+                    cache[reader] = _CHANGED
+
+    def update(self, values: Iterable[tuple[str, Any]]) -> None:
+        """Change several fields, one after the other, as :meth:`set` does (a hot path: its
+        loop written out)."""
+        w = self._w
+        if w.frozen:
+            raise RuntimeError(f"{self!r} belongs to a template, which never changes")
+        fields, kind = self._f, self._kind
+        changed = False
         for name, value in values:
             old = fields.get(name, _ABSENT)
             fields[name] = value
             if type(old) is not type(value) or old != value:
-                changed.append(name)
-        if changed:
+                changed = True
+                slots = kind.bumps.get(name)
+                if slots is not None:
+                    versions = w.versions
+                    for slot in slots:
+                        versions[slot] += 1
+                names = kind.readers.get(name)
+                if names is not None:
+                    cache = self._cache
+                    for reader in names:
+                        cache[reader] = _CHANGED
+        if changed and w.follow:
             w.changes.append(self)
-            kind = self._kind
-            versions, bumps, readers, cache = w.versions, kind.bumps, kind.readers, self._cache
-            for name in changed:  # what they reach (as in `adopt`, written out: a hot loop)
-                for slot in bumps.get(name, ()):
-                    versions[slot] += 1
-                for reader in readers.get(name, ()):
-                    cache[reader] = _CHANGED
 
     def adopt(self, collection: str, child: Entity) -> None:
         """Add a child entity to one of this entity's collections (a filtered collection of

@@ -70,6 +70,9 @@ class Ruleset:
         #: how many slots its derived values share: the versions a battle keeps
         #: (compile/readers.py)
         self.slot_count = 0
+        #: whether a kind keeps a filtered collection item by item (``EntityKind.views``):
+        #: then a battle keeps the list of its changes (``World.changes``; compile/readers.py)
+        self.follows_changes = True
         self.tables: dict[str, Table] = {}
         self.constants: dict[str, Any] = {}
         self.procedures: dict[str, Procedure] = {}
