@@ -450,18 +450,21 @@ class Entity:
         try:
             function = self._kind.functions[name]
         except KeyError:
-            function = _own_function(self, name, expr)
-        if function is None:
-            return self._evaluate(name, expr, entry, version)
+            function = _own_functions(self._kind, self._rs)[name]
         w.depth = depth + 1
         try:
-            try:
-                value = function(self, self._f)
-            except Exception as err:  # noqa: BLE001 - what `Evaluator.eval` raises for it
-                scope = self._scope
-                if scope is None:
-                    scope = self._scope = EntityScope(self)
-                raise self._rs.evaluator.failure(err, expr, scope) from None
+            if function is None:
+                value = self._evaluate(name, expr, entry, version)
+                if type(value) is _View:  # a filtered collection, kept item by item
+                    return value
+            else:
+                try:
+                    value = function(self, self._f)
+                except Exception as err:  # noqa: BLE001 - what `Evaluator.eval` raises for it
+                    scope = self._scope
+                    if scope is None:
+                        scope = self._scope = EntityScope(self)
+                    raise self._rs.evaluator.failure(err, expr, scope) from None
         except Exception:
             if failed is not None:
                 failed.add((id(self), name))
@@ -475,43 +478,30 @@ class Entity:
             entry.version = version
         return entry
 
-    def _evaluate(self, name: str, expr: Expr, entry: _Cached | None, version: int) -> _Cached:
-        """:meth:`_compute` through the evaluator, in the entity's scope."""
-        w = self._w
-        failed = w.failed
-        depth = w.depth
-        w.depth = depth + 1
-        try:
-            scope = self._scope
-            if scope is None:
-                scope = self._scope = EntityScope(self)
-            if type(entry) is _View and _refresh(self, expr, entry, scope):
-                entry.version = version
-                return entry
-            value = self._rs.evaluator.eval(expr, scope)
-            collection = self._kind.views.get(name)
-            items = scope[collection] if collection is not None else None
-            view: _View | None = None
-            if collection is not None and type(items) is list and type(value) is list \
-                    and len(items) >= VIEW_MIN_ITEMS and _viewable(items):
-                of_items = self._kind.view_items.get(name)
-                # of the values of the items: which items give them
-                chosen = value if of_items is None else self._rs.evaluator.eval(of_items, scope)
-                view = _View(value, version, collection, items, chosen, len(w.changes))
-        except Exception:
-            if failed is not None:
-                failed.add((id(self), name))
-            raise
-        finally:
-            w.depth = depth
-        if view is not None:
-            entry = self._cache[name] = view
-        elif entry is None or type(entry) is not _Cached or entry is _CHANGED:
-            entry = self._cache[name] = _Cached(value, version)
-        else:
-            entry.value = value
+    def _evaluate(self, name: str, expr: Expr, entry: _Cached | None, version: int) -> Any:
+        """The value :meth:`_compute` computes through the evaluator, in the entity's scope;
+        for a filtered collection that can follow its items, the :class:`_View` kept for
+        it (refreshed, or made and cached here)."""
+        scope = self._scope
+        if scope is None:
+            scope = self._scope = EntityScope(self)
+        if type(entry) is _View and _refresh(self, expr, entry, scope):
             entry.version = version
-        return entry
+            return entry
+        value = self._rs.evaluator.eval(expr, scope)
+        collection = self._kind.views.get(name)
+        if collection is None:
+            return value
+        items = scope[collection]
+        if type(items) is list and type(value) is list and len(items) >= VIEW_MIN_ITEMS \
+                and _viewable(items):
+            of_items = self._kind.view_items.get(name)
+            # of the values of the items: which items give them
+            chosen = value if of_items is None else self._rs.evaluator.eval(of_items, scope)
+            view = self._cache[name] = _View(value, version, collection, items, chosen,
+                                             len(self._w.changes))
+            return view
+        return value
 
     def warm(self) -> None:
         """Compute every derived value of this entity and its descendants that can be
@@ -699,23 +689,30 @@ def _read(entity: Entity, name: str) -> Any:
     return entity._derived(name, expr)
 
 
-def _own_function(entity: Entity, name: str, expr: Expr
-                  ) -> Callable[[Entity, dict[str, Any]], Any] | None:
-    """The function that computes the derived value ``name`` of ``entity``'s kind (made
-    once per kind, and kept: `EntityKind.functions`)."""
-    kind = entity._kind
-    function = None
-    if name not in kind.views:
-        function = entity._rs.evaluator.own_function(expr, kind.own_names())
-    kind.functions[name] = function
-    return function
+def _own_functions(kind: EntityKind, ruleset: Ruleset
+                   ) -> dict[str, Callable[[Entity, dict[str, Any]], Any] | None]:
+    """The functions that compute the derived values of ``kind`` (`EntityKind.functions`),
+    made together when the first is needed (a template warms them all), with the names
+    its entities answer worked out once; None for a filtered collection, which its scope
+    computes."""
+    own = kind.own_names()
+    evaluator = ruleset.evaluator
+    for name, expr in kind.derived.items():
+        function = None
+        if name not in kind.views:
+            try:
+                function = evaluator.own_function(expr, own)
+            except Exception:  # noqa: BLE001 - left to the evaluator, which says what is wrong
+                function = None
+        kind.functions[name] = function
+    return kind.functions
 
 
 def _own_derived(entity: Entity, name: str) -> Any:
     """A derived value of ``entity`` read bare by one of its own (`read_member`'s common
     cases, then `Entity._derived`). Written out in both: `read_member` calling this one
-    counted 1.010 times the instructions of a Mazes & Minotaurs battle (docs/performance.md,
-    "Derived values read their entity directly")."""
+    cost about 1 % more instructions a battle (docs/performance.md, "Derived values read
+    their entity directly")."""
     kind = entity._kind
     version = entity._w.versions[kind.slots[name]]
     entry = entity._cache.get(name)
