@@ -10,7 +10,7 @@ from stratagem.dice import parse_dice
 from stratagem.interp.dicesource import SeededDice
 
 
-@pytest.mark.parametrize("sides", [1, 2, 6, 20, 100, 1000])
+@pytest.mark.parametrize("sides", [1, 2, 3, 6, 7, 20, 100, 1000])
 def test_seeded_dice_roll_the_faces_randint_would(sides):
     expected = random.Random(42)
     rolled = SeededDice(42).roll(parse_dice(f"50d{sides}"), {}, "")

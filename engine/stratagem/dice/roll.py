@@ -82,8 +82,13 @@ class RollResult:
         """A roll just made (what ``cls(...)`` makes, without the frozen dataclass's
         field-by-field ``__init__``: a battle rolls dice thousands of times)."""
         result = object.__new__(cls)
-        result.__dict__.update(expr=expr, total=total, values=values, groups=groups, env=env,
-                               source="rolled")
+        fields = result.__dict__  # written one by one: no mapping of keywords made a roll
+        fields["expr"] = expr
+        fields["total"] = total
+        fields["values"] = values
+        fields["groups"] = groups
+        fields["env"] = env
+        fields["source"] = "rolled"
         return result
 
     @property

@@ -104,10 +104,11 @@ def _die(node: RDie) -> Runner:
                 return face
 
             return one
-        dice = range(count)
+        # randint(1, sides) for each die, called by map (no comprehension's frame a roll)
+        ones, each = (1,) * count, (sides,) * count
 
         def plain(randint: RandInt, groups: list[Group]) -> int:
-            faces = tuple([randint(1, sides) for _ in dice])
+            faces = tuple(map(randint, ones, each))
             groups.append((sides, faces, None, None))
             return sum(faces)
 

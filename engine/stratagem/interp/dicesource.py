@@ -99,16 +99,23 @@ class SeededDice(DiceSource):
 class _Draws:
     """``randint`` of a ``random.Random``, drawing the very same numbers in one call instead
     of three: ``randint(a, b)`` is ``a + rng._randbelow(b - a + 1)`` once it has checked
-    its arguments (CPython 3.11-3.13), and a die always has at least one side."""
+    its arguments, and ``_randbelow(n)`` draws ``n.bit_length()`` bits until they make a
+    number below ``n`` (CPython 3.11-3.13, ``_randbelow_with_getrandbits``; the tests check
+    the draws against ``randint`` itself). A die always has at least one side."""
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
-        self.below: Callable[[int], int] = rng._randbelow  # type: ignore[attr-defined]
+        self.bits: Callable[[int], int] = rng.getrandbits
 
     def randint(self, a: int, b: int) -> int:
-        if b < a:
+        n = b - a + 1
+        if n <= 0:
             return self.rng.randint(a, b)  # the error it gives
-        return a + self.below(b - a + 1)
+        bits, k = self.bits, n.bit_length()
+        r = bits(k)
+        while r >= n:
+            r = bits(k)
+        return a + r
 
 
 class ScriptedDice(DiceSource):

@@ -342,7 +342,8 @@ def perform(run: Run, spec: CheckSpec, scope: dict[str, Any],
 
 def _a_number(value: Any, expr: Expr, what: str) -> Any:
     """A check's target or bonus, if it is a number: else an error at its expression."""
-    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+    kind = type(value)
+    if kind is int or kind is float or (isinstance(value, numbers.Real) and kind is not bool):
         return value
     raise StratagemError(f"`{expr.text}`: the {what} of a check must be a number, got "
                          f"{describe(value)}", location=expr.location,
