@@ -281,3 +281,23 @@ def test_a_plan_given_with_decide_is_checked_like_the_scenarios(scenario, capsys
     err = capsys.readouterr().err
     assert "--decide effort:A:1:10: `3 if enemy.troop > 1 else 1`: a side has no field" in err
     assert "did you mean 'troops'?" in err
+
+
+@pytest.mark.parametrize("tracing", [False, True])
+def test_a_rules_default_out_of_its_range_is_an_error_at_the_step(scenario, tmp_path, tracing):
+    # the default is checked as an answer is (here without an `Asking` made for a default
+    # that has nothing to check): 5 is outside effort's 1..3
+    rules = tmp_path / "strike.yaml"
+    rules.write_text(RULESET.replace('default: "1"', 'default: "5"'), encoding="utf-8")
+    path = scenario("  target: {A: Rat}")
+    with pytest.raises(StratagemError) as caught:
+        run_battle(path, seed=0, tracing=tracing)
+    err = caught.value
+    assert "decision 'effort' for A" in err.message and "(the rule's default)" in err.message
+    assert err.location is not None and err.location.line == RULESET[
+        :RULESET.index("- decide: effort")].count("\n") + 1
+
+
+def test_a_plain_default_is_taken_and_traced_as_the_default(scenario):
+    path = scenario("  target: {A: Rat}")
+    assert decided(run_battle(path, seed=1), "effort") == [(1, "default", None)] * 3

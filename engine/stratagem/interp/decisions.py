@@ -162,10 +162,18 @@ def decide(run: Run, step: DecideStep, scope: dict[str, Any]) -> tuple[Any, dict
     subject = run.evaluator.eval(step.subject, scope) if step.subject is not None else None
     who = subject.label() if isinstance(subject, Entity) else (
         str(subject) if subject is not None else "")
-    asking = Asking(step, run, scope, subject, who)
     decisions = run.decisions
     plan = decisions.find(step.id, who)
     why: Reason | None = None
+    if plan is None and decisions.ask is None and step.default is not None:
+        # the common ask, the rule's default, answered without an `Asking` unless its
+        # answer must be checked (a range, options; of a bool decision, the type)
+        value, source = run.evaluator.eval(step.default, scope), "default"
+        if step.range is not None or step.options is not None or (
+                step.type == "bool" and not isinstance(value, bool)):
+            _check(Asking(step, run, scope, subject, who), value, source)
+        return value, (_traced(step, value, source, who, None) if run.tracing else {})
+    asking = Asking(step, run, scope, subject, who)
     if plan is not None:
         try:
             value, why = plan.choose(asking)
@@ -185,31 +193,28 @@ def decide(run: Run, step: DecideStep, scope: dict[str, Any]) -> tuple[Any, dict
             "range": list(bounds) if bounds is not None else None})
         source = "prompt"
         _check(asking, value, source)
-    elif step.default is None:
+    else:  # no plan, no one to ask, no default
         raise StratagemError(
             f"the scenario must decide '{step.id}'" + (f" for {who}" if who else ""),
             location=step.location,
             hint=f"add to the scenario: decisions: {{{step.id}: "
                  + (f"{{{who}: VALUE}}}}" if who else "VALUE}"),
             key="run.decision_missing", params={"decision": step.id, "who": who or None})
-    else:
-        value, source = asking.default(), "default"
-        # the common default (no range, no options: `problem` has nothing to ask but, of a
-        # bool decision, the type), answered without the call
-        if step.range is not None or step.options is not None or (
-                step.type == "bool" and not isinstance(value, bool)):
-            _check(asking, value, source)
     if plan is not None or source == "prompt":
         decisions.record(step.id, who, value)
-    if not run.tracing:
-        return value, {}
+    return value, (_traced(step, value, source, who, why) if run.tracing else {})
+
+
+def _traced(step: DecideStep, value: Any, source: str, who: str, why: Reason | None
+            ) -> dict[str, Any]:
+    """What the trace records of an answer."""
     values: dict[str, Any] = {"decision": step.id, "value": value, "source": source}
     if who:
         values["for"] = who
     if why is not None:
         values["reason"] = why[0]
         values["reason_params"] = dict(why[1])
-    return value, values
+    return values
 
 
 def _check(asking: Asking, value: Any, source: str) -> None:
