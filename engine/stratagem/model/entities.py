@@ -719,7 +719,9 @@ def _own_derived(entity: Entity, name: str) -> Any:
     if entry is not None:
         if entry.version == version:
             return entry.value
-    elif entity._tpl is not None:
+        # out of date: computed again at once (what `_derived` would find and do)
+        return entity._compute(name, kind.derived[name], entry, version).value
+    if entity._tpl is not None:
         entry = entity._tpl._cache.get(name)
         if entry is not None and entry.version == version and entry.shared is True:
             return entry.value
