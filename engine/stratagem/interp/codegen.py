@@ -55,7 +55,7 @@ from stratagem.interp.steps import (
     too_deep,
     update_check,
 )
-from stratagem.model.entities import Entity, Unchanged
+from stratagem.model.entities import _ABSENT, _CHANGED, Entity, EntityKind, Unchanged
 from stratagem.model.ruleset import Ruleset
 from stratagem.model.steps import (
     Block,
@@ -77,6 +77,13 @@ from stratagem.model.steps import (
 BACKENDS = ("generated", "interpreter")
 
 Function = Callable[[Run, dict[str, Any]], Any]
+
+#: What a change of a field reaches: the slots it moves on, the entity's own readers.
+Reach = tuple[tuple[int, ...], tuple[str, ...]]
+
+#: The most ways of reaching (groups of kinds) an `update` step's code is written for;
+#: past them, every entity is changed by ``Entity.set`` or ``Entity.update``.
+MAX_REACHES = 4
 
 #: The bounds of a whole number a battle keeps (``stratagem.interp.steps.kept``); objects
 #: of their own, so that the writer's globals name them once.
@@ -432,7 +439,11 @@ class _Writer:
 
     def update(self, step: UpdateStep, depth: int) -> bool:
         """`update` without a trace: as ``run_update`` does it, each field's value checked
-        by the same helpers (with a trace, the runner records the changes)."""
+        by the same helpers (with a trace, the runner records the changes). An entity of
+        a kind that has every field the step names (known here: ``_reach``) is changed by
+        the code itself, what each change reaches written in as it is; any other entity
+        (and a template's, which never changes) is checked by ``update_check`` and changed
+        by ``Entity.set`` or ``Entity.update``, which say why not."""
         if self.tracing:
             return False
         assert step.entity is not None
@@ -442,20 +453,34 @@ class _Writer:
         self.line(depth, f"for {entity} in {target} if {self.value(isinstance, 'g')}({target}, "
                          f"{self.value((list, tuple), 'g')}) else ({target},):")
         inner = depth + 1
-        self.line(inner, f"if {self.value(type, 'g')}({entity}) is not {self.value(Entity, 'g')} or "
-                         f"{entity}._kind.name not in {record}.kinds:")
-        self.line(inner + 1, f"checked({record}, {entity})")
+        of, whole = self.value(type, 'g'), self.value(int, 'g')
+        reach = self._reach(step)
+        kind = self.temp()
+        if reach:
+            # the kinds known to have every field need no check (``update_check`` would
+            # pass them); a kind the step has checked already passes by its name
+            self.line(inner, f"if {of}({entity}) is {self.value(Entity, 'g')}:")
+            self.line(inner + 1, f"{kind} = {entity}._kind")
+            known = " and ".join(f"{kind} is not {self.value(k, 'g')}"
+                                 for kinds, _ in reach for k in kinds)
+            self.line(inner + 1, f"if {known} and {kind}.name not in {record}.kinds: "
+                                 f"checked({record}, {entity})")
+            self.line(inner, "else:")
+            self.line(inner + 1, f"{kind} = None")
+            self.line(inner + 1, f"checked({record}, {entity})")
+        else:
+            self.line(inner, f"if {of}({entity}) is not {self.value(Entity, 'g')} or "
+                             f"{entity}._kind.name not in {record}.kinds:")
+            self.line(inner + 1, f"checked({record}, {entity})")
         scope = "s"
         if not step.local:
             scope = self.temp()
             self.line(inner, f"{scope} = overlay(s, {entity})")
-        fields = self.temp()
-        self.line(inner, f"{fields} = {entity}._kind.fields")
+        fields = f"{entity}._kind.fields"  # read only by a value's check that fails
         values = []
         for name, expr in step.assign.items():
             values.append((name, self.field(name, self.expr(expr, inner, scope), inner,
                                             fields, record, entity)))
-        of, whole = self.value(type, 'g'), self.value(int, 'g')
         for name, expr in step.add.items():
             more, now = self.expr(expr, inner, scope), self.temp()
             # two whole numbers added here (a procedure reads the field as it is: no
@@ -467,11 +492,80 @@ class _Writer:
                 fields, record, entity)))
         if len(values) == 1:
             (name, value), = values
-            self.line(inner, f"{entity}.set({self.value(name)}, {value})")
+            call = f"{entity}.set({self.value(name)}, {value})"
+        else:
+            given = "".join(f"({self.value(name)}, {value}), " for name, value in values)
+            call = f"{entity}.update(({given}))"
+        if not reach:
+            self.line(inner, call)
             return True
-        given = "".join(f"({self.value(name)}, {value}), " for name, value in values)
-        self.line(inner, f"{entity}.update(({given}))")
+        world = self.temp()
+        for i, (kinds, fields_reach) in enumerate(reach):
+            test = " or ".join(f"{kind} is {self.value(k, 'g')}" for k in kinds)
+            self.line(inner, f"{'elif' if i else 'if'} ({test}) and not "
+                             f"({world} := {entity}._w).frozen:")
+            self.change(inner + 1, entity, world, values, fields_reach)
+        self.line(inner, "else:")
+        self.line(inner + 1, call)
         return True
+
+    def _reach(self, step: UpdateStep) -> list[tuple[list[EntityKind], dict[str, Reach]]]:
+        """The kinds of entity that have every field the step changes (those
+        ``update_check`` passes), grouped by what a change of each field reaches
+        (``EntityKind.bumps``, ``EntityKind.readers``, fixed before any code is written);
+        none if more than ``MAX_REACHES`` ways."""
+        names = [*step.assign, *step.add]
+        groups: dict[tuple[tuple[str, Reach], ...], list[EntityKind]] = {}
+        for kind in self.ruleset.kinds.values():
+            if all(name in kind.fields or name in kind.children for name in names):
+                reach = tuple((name, (kind.bumps.get(name, ()), kind.readers.get(name, ())))
+                              for name in names)
+                groups.setdefault(reach, []).append(kind)
+        if len(groups) > MAX_REACHES:
+            return []
+        return [(kinds, dict(reach)) for reach, kinds in groups.items()]
+
+    def change(self, depth: int, entity: str, world: str, values: list[tuple[str, str]],
+               reach: Mapping[str, Reach]) -> None:
+        """The changes of ``Entity.set`` (one field) or ``Entity.update`` (several), made by
+        the code: each field set, and if its value is not the one it had, the slots it bumps
+        moved on and its readers' cached values dropped; the entity added once to the
+        battle's list of changes (``set``: at its change, ``update``: after them all)."""
+        of, absent = self.value(type, 'g'), self.value(_ABSENT, 'g')
+        fields, old = self.temp(), self.temp()
+        alone = len(values) == 1
+        changed = self.temp()
+        self.line(depth, f"{fields} = {entity}._f")
+        if not alone:
+            self.line(depth, f"{changed} = False")
+        for name, value in values:
+            key = self.value(name)
+            self.line(depth, f"{old} = {fields}.get({key}, {absent})")
+            self.line(depth, f"{fields}[{key}] = {value}")
+            self.line(depth, f"if {of}({old}) is not {of}({value}) or {old} != {value}:")
+            inner = depth + 1
+            if alone:
+                self.line(inner, f"if {world}.follow: {world}.changes.append({entity})")
+            else:
+                self.line(inner, f"{changed} = True")
+            slots, readers = reach[name]
+            if len(slots) == 1:
+                self.line(inner, f"{world}.versions[{slots[0]}] += 1")
+            elif slots:
+                versions = self.temp()
+                self.line(inner, f"{versions} = {world}.versions")
+                for slot in slots:
+                    self.line(inner, f"{versions}[{slot}] += 1")
+            if len(readers) == 1:
+                self.line(inner, f"{entity}._cache[{self.value(readers[0])}] = "
+                                 f"{self.value(_CHANGED, 'g')}")
+            elif readers:
+                cache = self.temp()
+                self.line(inner, f"{cache} = {entity}._cache")
+                for reader in readers:
+                    self.line(inner, f"{cache}[{self.value(reader)}] = {self.value(_CHANGED, 'g')}")
+        if not alone:
+            self.line(depth, f"if {changed} and {world}.follow: {world}.changes.append({entity})")
 
     def field(self, name: str, given: str, depth: int, fields: str, record: str,
               entity: str) -> str:
