@@ -25,13 +25,14 @@ it once into a function of the scope:
   its members (``a._f['b']``, an entity's field; ``a._cells['b']``, a row's cell) or by a
   reader made for ``a``'s kind and ``b`` (a derived value), a global of the function. The
   stores and the readers' globals are the engine's names, ``'b'`` a constant of the tree.
-  An expression with such reads is compiled twice: should a store read fail (``a`` not
-  what the checks said: ``AttributeError``, ``KeyError``), the function computes the
-  expression again by the function without them, which gives what it always gave (an
-  expression changes nothing; the only trace of the first try is the work it counted
-  against ``limits.max_work`` before it failed). Such a failure never comes from an inner
-  derived value or formula, whose errors reach it as rule-file errors, so it is computed
-  again at most once. The readers test their owner themselves;
+  An expression with such reads is compiled twice (the second time when first needed):
+  should a store read fail (``a`` not what the checks said: ``AttributeError``,
+  ``KeyError``), the function computes the expression again by the function without
+  them, which gives what it always gave (an expression changes nothing; the only trace of
+  the first try is the work it counted against ``limits.max_work`` before it failed). Such
+  a failure never comes from an inner derived value or formula, whose errors reach it as
+  rule-file errors, so it is computed again at most once. The readers test their owner
+  themselves;
 - ``+``, ``*``, ``/``, ``//``, ``%``, ``**`` call the same bounded operators the
   simpleeval evaluator uses (no ``'x' * 10**9``, exact division, no huge powers), but for
   ``+`` and ``*`` of two whole numbers, the most frequent case, written inline (see
@@ -409,9 +410,9 @@ def compile_function(node: ast.AST, text: str, namespace: dict[str, Any],
     the function returned is the second, which, should it raise what a typed read raises
     when its owner is not what the checks said (:data:`_FALLBACK_ERRORS`), returns what the
     first gives (an expression changes nothing, so computing it again is safe; what it
-    counted against ``limits.max_work`` before it failed stays counted).
+    counted against ``limits.max_work`` before it failed stays counted). The first is
+    compiled when it is first needed.
     """
-    plain = _compile(node, text, namespace, operators, constants, checked, own, {}, None)
     marks: dict[ast.AST, tuple[str, str]] = {}
     if reads:
         for part in ast.walk(node):
@@ -420,8 +421,26 @@ def compile_function(node: ast.AST, text: str, namespace: dict[str, Any],
                 if typed is not None and typed[0] is part:
                     marks[part] = _typed_read(typed[1], typed[2], namespace)
     if not marks:
-        return plain
-    return _compile(node, text, namespace, operators, constants, checked, own, marks, plain)
+        return _compile(node, text, namespace, operators, constants, checked, own, {}, None)
+
+    def plain() -> Callable[..., Any]:
+        return _compile(node, text, namespace, operators, constants, checked, own, {}, None)
+
+    return _compile(node, text, namespace, operators, constants, checked, own, marks,
+                    _later(plain))
+
+
+def _later(make: Callable[[], Callable[..., Any]]) -> Callable[..., Any]:
+    """A function that calls the one ``make`` makes, made when first called (a fallback
+    that no battle may need is not compiled)."""
+    made: list[Callable[..., Any]] = []
+
+    def call(*args: Any) -> Any:
+        if not made:
+            made.append(make())
+        return made[0](*args)
+
+    return call
 
 
 def _typed_read(form: str, target: str, namespace: Mapping[str, Any]) -> tuple[str, str]:
