@@ -97,13 +97,18 @@ USAGE: dict[str, str] = {
 
 
 def check_ruleset(rs: Ruleset, formulas: Mapping[str, tuple[list[str], Expr]],
-                  seen: dict[int, Type | None] | None = None) -> list[StratagemError]:
+                  seen: dict[int, Type | None] | None = None,
+                  nodes: dict[int, ast.AST] | None = None) -> list[StratagemError]:
     """Every error the static checks find in a compiled ruleset (``formulas``: each
     formula's parameters and expression). With ``seen``, what each member read (``x.name``)
     reads from, as far as the inference knows, is noted there: the ``Type`` of ``x`` (None:
     not known) by the id of the ``ast.Attribute`` node (the ruleset keeps its expressions'
-    nodes), for ``compile.readers``."""
-    return _Checker(rs, formulas, seen).run()
+    nodes), for ``compile.readers`` and ``compile.typed_reads``; with ``nodes`` too, each
+    such node by its id."""
+    checker = _Checker(rs, formulas, seen)
+    if nodes is not None:
+        checker.nodes = nodes
+    return checker.run()
 
 
 class _Checker:
@@ -111,6 +116,8 @@ class _Checker:
                  seen: dict[int, Type | None] | None = None) -> None:
         self.rs = rs
         self.seen = seen
+        #: the nodes whose types ``seen`` notes, by their ids
+        self.nodes: dict[int, ast.AST] = {}
         self.bodies = formulas
         self.formulas = {name: params for name, (params, _) in formulas.items()}
         self.errors: dict[tuple[object, ...], StratagemError] = {}
@@ -440,6 +447,7 @@ class _ExprChecker:
             value = self.type(node.value, env)
             if self.seen is not None:
                 self.seen[id(node)] = value
+                self.owner.nodes[id(node)] = node
             return self.attribute(node, value)
         if isinstance(node, ast.Subscript):
             value = self.type(node.value, env)

@@ -13,6 +13,7 @@ from typing import Any, Final
 from stratagem.compile.checks import Type, check_ruleset
 from stratagem.compile.compiler import Compiler, compile_derived, compile_kinds, compile_tables
 from stratagem.compile.readers import plan_readers
+from stratagem.compile.typed_reads import typed_reads
 from stratagem.dice import DiceDialect
 from stratagem.errors import Location, StratagemError, ValidationFailed, Word, a_or_an
 from stratagem.expr import Expr
@@ -93,11 +94,13 @@ def compile_ruleset(doc: Mapping[str, Any], ref: str | None = None) -> Ruleset:
     c.message_keys.add("ruleset.title")
     rs._message_keys = c.message_keys
     receivers: dict[int, Type | None] = {}  # what each `x.name` reads from (checks.py)
+    nodes: dict[int, Any] = {}  # and the `x.name` nodes themselves
     if not c.errors:  # the static checks read a ruleset whose every part compiled
-        c.errors.extend(check_ruleset(rs, compiled_formulas, receivers))
+        c.errors.extend(check_ruleset(rs, compiled_formulas, receivers, nodes))
     if c.errors:
         raise ValidationFailed(_sorted_errors(c.errors))
     plan_readers(rs, compiled_formulas, receivers)
+    rs.evaluator.set_reads(typed_reads(rs, receivers, nodes))
     return rs
 
 

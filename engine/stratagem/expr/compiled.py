@@ -20,7 +20,19 @@ it once into a function of the scope:
 - a call ``f(a)`` calls the evaluator's function ``f`` (a global of the compiled
   function, which has no builtins at all);
 - ``a.b`` becomes ``attr(a, 'b')``, which refuses methods (names starting with ``_``
-  were refused at load);
+  were refused at load); where the static checks know what ``a`` is (``reads``, from
+  ``compile/typed_reads.py``), ``a.b`` is instead read from the dict in which ``a`` keeps
+  its members (``a._f['b']``, an entity's field; ``a._cells['b']``, a row's cell) or by a
+  reader made for ``a``'s kind and ``b`` (a derived value), a global of the function. The
+  stores and the readers' globals are the engine's names, ``'b'`` a constant of the tree.
+  An expression with such reads is compiled twice (the second time when first needed):
+  should a store read fail (``a`` not what the checks said: ``AttributeError``,
+  ``KeyError``), the function computes the expression again by the function without
+  them, which gives what it always gave (an expression changes nothing; the only trace of
+  the first try is the work it counted against ``limits.max_work`` before it failed). Such
+  a failure never comes from an inner derived value or formula, whose errors reach it as
+  rule-file errors, so it is computed again at most once. The readers test their owner
+  themselves;
 - ``+``, ``*``, ``/``, ``//``, ``%``, ``**`` call the same bounded operators the
   simpleeval evaluator uses (no ``'x' * 10**9``, exact division, no huge powers), but for
   ``+`` and ``*`` of two whole numbers, the most frequent case, written inline (see
@@ -115,6 +127,22 @@ _TYPE = "__type"
 _INT = "__int"
 _ENTITY = "__e"
 _FIELDS = "__f"
+_SLOW = "__slow"
+_MISS = "__miss"
+
+#: How a member read whose owner's type the static checks know (:func:`compile_function`'s
+#: ``reads``) is written: from the dict in which the owner keeps its members by name
+#: (``owner.<store>['b']``, the store one of :data:`STORES`), or through a reader of its own,
+#: a global of the function (``reader(owner)``, the global one :func:`reader_name` names).
+TYPED_STORE: Final = "store"
+TYPED_READER: Final = "reader"
+#: The stores a typed read may read from: an entity's fields (``model.entities.Entity``)
+#: and a table row's cells (``model.tables.Row``); no other object has either attribute.
+STORES: Final = ("_f", "_cells")
+#: What a function with typed reads catches to fall back on the function without them: what
+#: a store read raises when its owner is not what the checks said (no store: AttributeError)
+#: or lacks the member (KeyError).
+_FALLBACK_ERRORS: Final = (AttributeError, KeyError)
 
 #: How a function of an entity (:func:`compile_function`'s ``own``) reads a name the entity
 #: answers: a field (or a child collection) from the dict of its fields, the function's second
@@ -127,6 +155,17 @@ OWN_READERS: Final = ("derived", "parent", "battle")
 
 def _own_reader(how: str) -> str:
     return f"__own_{how}"
+
+
+def reader_name(index: int) -> str:
+    """The global through which compiled code calls the reader of a typed member read."""
+    return f"__read{int(index)}"
+
+
+#: A typed member read, as :func:`compile_function` takes it: (the ``ast.Attribute`` node
+#: of the expression's tree, :data:`TYPED_STORE` or :data:`TYPED_READER`, the store or the
+#: reader's global).
+TypedRead = tuple[ast.AST, str, str]
 
 
 def constant_name(name: str) -> str:
@@ -154,11 +193,14 @@ _INT_BOUND: Final = 10**MAX_DIGITS
 @mypyc_attr(native_class=False)
 class _Rewrite(ast.NodeTransformer):
     def __init__(self, operators: Mapping[type, Any], constants: Collection[str],
-                 checked: bool, own: Mapping[str, str] | None = None) -> None:
+                 checked: bool, own: Mapping[str, str] | None = None,
+                 typed: Mapping[ast.AST, tuple[str, str]] | None = None) -> None:
         self.operators = operators
         self.constants = constants
         self.checked = checked
         self.own = own
+        #: the member reads written without `attr` (each node: how, see `TypedRead`)
+        self.typed = typed or {}
         self.bound: list[set[str]] = []
         self.uses_budget = False
         self.temps = 0
@@ -221,9 +263,17 @@ class _Rewrite(ast.NodeTransformer):
                                  node)
 
     def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
-        return ast.copy_location(ast.Call(ast.Name(_ATTR, ast.Load()),
-                                          [self.visit(node.value), ast.Constant(node.attr)], []),
-                                 node)
+        owner = self.visit(node.value)
+        how = self.typed.get(node)
+        if how is None:
+            read: ast.expr = ast.Call(ast.Name(_ATTR, ast.Load()),
+                                      [owner, ast.Constant(node.attr)], [])
+        elif how[0] == TYPED_STORE:  # owner.<store>['b']
+            read = ast.Subscript(ast.Attribute(owner, how[1], ast.Load()),
+                                 ast.Constant(node.attr), ast.Load())
+        else:  # reader(owner)
+            read = _call(how[1], owner)
+        return ast.copy_location(read, node)
 
     # operators -----------------------------------------------------------------------
     def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
@@ -341,7 +391,8 @@ class UnsupportedSyntax(Exception):
 def compile_function(node: ast.AST, text: str, namespace: dict[str, Any],
                      operators: Mapping[type, Any], constants: Collection[str] = (),
                      checked: bool = False,
-                     own: Mapping[str, str] | None = None) -> Callable[..., Any]:
+                     own: Mapping[str, str] | None = None,
+                     reads: Mapping[int, TypedRead] | None = None) -> Callable[..., Any]:
     """A function ``f(scope)`` computing the (already validated) expression tree ``node``.
 
     ``namespace`` holds the functions and helpers as globals (see :func:`namespace`), and
@@ -352,28 +403,102 @@ def compile_function(node: ast.AST, text: str, namespace: dict[str, Any],
     With ``own`` (each name the entity answers, and how: :data:`OWN_FIELD`,
     :data:`OWN_SELF` or one of :data:`OWN_READERS`), a function ``f(entity, fields)`` of an
     entity and the dict of its fields instead, reading the names as its scope would.
+
+    ``reads`` (by the id of each ``ast.Attribute`` node, see :data:`TypedRead`) says how to
+    read the members whose owner's type the static checks know without ``attr``. An
+    expression that has any is compiled twice: as it would be without them, and with them;
+    the function returned is the second, which, should it raise what a typed read raises
+    when its owner is not what the checks said (:data:`_FALLBACK_ERRORS`), returns what the
+    first gives (an expression changes nothing, so computing it again is safe; what it
+    counted against ``limits.max_work`` before it failed stays counted). The first is
+    compiled when it is first needed.
     """
-    rewrite = _Rewrite(operators, constants, checked, own)
-    body = rewrite.visit(_copy(node))
+    marks: dict[ast.AST, tuple[str, str]] = {}
+    if reads:
+        for part in ast.walk(node):
+            if isinstance(part, ast.Attribute):
+                typed = reads.get(id(part))
+                if typed is not None and typed[0] is part:
+                    marks[part] = _typed_read(typed[1], typed[2], namespace)
+    if not marks:
+        return _compile(node, text, namespace, operators, constants, checked, own, {}, None)
+
+    def plain() -> Callable[..., Any]:
+        return _compile(node, text, namespace, operators, constants, checked, own, {}, None)
+
+    return _compile(node, text, namespace, operators, constants, checked, own, marks,
+                    _later(plain))
+
+
+def _later(make: Callable[[], Callable[..., Any]]) -> Callable[..., Any]:
+    """A function that calls the one ``make`` makes, made when first called (a fallback
+    that no battle may need is not compiled)."""
+    made: list[Callable[..., Any]] = []
+
+    def call(*args: Any) -> Any:
+        if not made:
+            made.append(make())
+        return made[0](*args)
+
+    return call
+
+
+def _typed_read(form: str, target: str, namespace: Mapping[str, Any]) -> tuple[str, str]:
+    """A typed read, checked: the store is one of :data:`STORES`, the reader a global of the
+    namespace named by :func:`reader_name` (never a name from a rule file)."""
+    if form == TYPED_STORE and target in STORES:
+        return form, target
+    if form == TYPED_READER and target.startswith("__read") and target[6:].isdigit() \
+            and target in namespace:
+        return form, target
+    raise ValueError(f"no typed read {form} {target}")
+
+
+def _compile(node: ast.AST, text: str, namespace: dict[str, Any],
+             operators: Mapping[type, Any], constants: Collection[str], checked: bool,
+             own: Mapping[str, str] | None, marks: Mapping[ast.AST, tuple[str, str]],
+             fallback: Callable[..., Any] | None) -> Callable[..., Any]:
+    """:func:`compile_function`'s function: with ``marks`` (the typed reads, by the node of
+    ``node``'s tree), one that calls ``fallback`` should a typed read fail."""
+    memo: dict[int, Any] = {}
+    tree = copy.deepcopy(node, memo)
+    # the typed reads, by the copy of each node (`memo` keeps the copies alive meanwhile)
+    typed = {memo[id(part)]: how for part, how in marks.items()}
+    rewrite = _Rewrite(operators, constants, checked, own, typed)
+    body = rewrite.visit(tree)
     statements: list[ast.stmt] = []
     if rewrite.uses_budget:
         statements.append(ast.Assign([ast.Name(_BUDGET, ast.Store())],
                                      ast.List([ast.Constant(0)], ast.Load())))
     statements.append(ast.Return(body))
-    parts: dict[str, Any] = {
-        "name": "expression",
-        "args": ast.arguments(posonlyargs=[], args=[ast.arg(name) for name in (
-            (_SCOPE,) if own is None else (_ENTITY, _FIELDS))], kwonlyargs=[],
-                              kw_defaults=[], defaults=[]),
-        "body": statements, "decorator_list": [], "returns": None}
-    if "type_params" in ast.FunctionDef._fields:  # Python 3.12+
-        parts["type_params"] = []
-    function = ast.FunctionDef(**parts)
+    params = (_SCOPE,) if own is None else (_ENTITY, _FIELDS)
+    if fallback is not None:  # try: ... except __miss: return __slow(<params>)
+        again = ast.Return(_call(_SLOW, *(ast.Name(p, ast.Load()) for p in params)))
+        statements = [ast.Try(body=statements, handlers=[ast.ExceptHandler(
+            type=ast.Name(_MISS, ast.Load()), name=None, body=[again])], orelse=[],
+            finalbody=[])]
+    function = _function_def("expression", params, statements)
+    if fallback is not None:  # made by a function of the fallback, which it keeps
+        function = _function_def("typed", (_SLOW,), [
+            function, ast.Return(ast.Name("expression", ast.Load()))])
     module = ast.fix_missing_locations(ast.Module([function], type_ignores=[]))
     code = compile(module, f"<expression {text[:60]}>", "exec")
     local: dict[str, Any] = {}
     exec(code, namespace, local)  # noqa: S102 - the tree holds only the whitelisted syntax
+    if fallback is not None:
+        return local["typed"](fallback)
     return local["expression"]
+
+
+def _function_def(name: str, params: tuple[str, ...], body: list[ast.stmt]) -> ast.FunctionDef:
+    parts: dict[str, Any] = {
+        "name": name,
+        "args": ast.arguments(posonlyargs=[], args=[ast.arg(p) for p in params],
+                              kwonlyargs=[], kw_defaults=[], defaults=[]),
+        "body": body, "decorator_list": [], "returns": None}
+    if "type_params" in ast.FunctionDef._fields:  # Python 3.12+
+        parts["type_params"] = []
+    return ast.FunctionDef(**parts)
 
 
 def namespace(functions: Mapping[str, Any], operators: Mapping[type, Any],
@@ -388,7 +513,8 @@ def namespace(functions: Mapping[str, Any], operators: Mapping[type, Any],
     With no builtins, a compiled module (mypyc) must never import inside a function that
     an expression calls: it would look for ``__import__`` among them."""
     names: dict[str, Any] = {"__builtins__": {}, _ATTR: attribute, _ITEMS: budgeted,
-                             _ITEM: item, _CALL: call, _TYPE: type, _INT: int}
+                             _ITEM: item, _CALL: call, _TYPE: type, _INT: int,
+                             _MISS: _FALLBACK_ERRORS}
     for kind, fn in operators.items():
         names[_op(kind)] = fn
     for how, reader in (own or {}).items():
@@ -405,6 +531,3 @@ def function_name(name: str) -> str | None:
     prefix = global_name("")
     return name[len(prefix):] if name.startswith(prefix) else None
 
-
-def _copy(node: ast.AST) -> ast.AST:
-    return copy.deepcopy(node)

@@ -718,6 +718,9 @@ class Evaluator:
             self.functions.update(functions)
         self._pool: list[EvalWithCompoundTypes] = []
         self._depth = 0
+        #: the member reads whose owner's type the static checks know, and how each is
+        #: read (:meth:`set_reads`)
+        self.reads: dict[int, compiled.TypedRead] = {}
 
     def _make(self) -> EvalWithCompoundTypes:
         ev = RuleEval(operators=dict(OPERATORS), functions=self.functions, names={})
@@ -732,12 +735,36 @@ class Evaluator:
         for name, value in constants.items():
             self.namespace[compiled.constant_name(name)] = value
 
+    def set_reads(self, reads: Mapping[int, tuple[ast.AST, str | Callable[[Any], Any]]]
+                  ) -> None:
+        """How to read the members whose owner's type the static checks know (before any
+        expression is compiled: compiled expressions hold them): by the id of each
+        ``ast.Attribute`` node of the ruleset's expressions, the node and either one of
+        :data:`compiled.STORES` (``owner.<store>['b']``) or a reader ``f(owner)``, which
+        must answer exactly as the evaluator's ``attribute`` does. (A store read that
+        fails, its owner not what the checks said, gives way to ``attribute``: see
+        :func:`compiled.compile_function`.)"""
+        names: dict[int, str] = {}
+        typed: dict[int, compiled.TypedRead] = {}
+        for key, (node, how) in reads.items():
+            if isinstance(how, str):
+                if how not in compiled.STORES:
+                    raise ValueError(f"no store '{how}'")
+                typed[key] = (node, compiled.TYPED_STORE, how)
+                continue
+            name = names.get(id(how))
+            if name is None:
+                name = names[id(how)] = compiled.reader_name(len(names))
+                self.namespace[name] = how
+            typed[key] = (node, compiled.TYPED_READER, name)
+        self.reads = typed
+
     def _function(self, expr: Expr) -> Callable[[Mapping[str, Any]], Any]:
         slot = expr.compiled
         if slot and slot[0] is self.namespace:
             return slot[1]
         fn = compiled.compile_function(expr.node, expr.text, self.namespace, OPERATORS,
-                                       self.constants)
+                                       self.constants, reads=self.reads)
         slot[:] = [self.namespace, fn]
         return fn
 
@@ -769,7 +796,7 @@ class Evaluator:
         if self.mode != "compiled" or expr.is_constant:
             return None
         return compiled.compile_function(expr.node, expr.text, self.namespace, OPERATORS,
-                                         self.constants, own=own)
+                                         self.constants, own=own, reads=self.reads)
 
     def failure(self, err: Exception, expr: Expr, scope: Mapping[str, Any]) -> Exception:
         """The rule-file error that ``err``, raised while evaluating ``expr`` in ``scope``,

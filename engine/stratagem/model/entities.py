@@ -870,6 +870,34 @@ def read_member(owner: Any, name: str) -> Any:
     return owner._derived(name, expr)
 
 
+def derived_reader(kind: EntityKind, name: str) -> Callable[[Any], Any]:
+    """``owner.name`` for a derived value ``name`` of ``kind`` (``kind.derived``, not a
+    field or collection of it), where the static checks say ``owner`` is an entity of that
+    kind (``compile/typed_reads.py``): `read_member`'s answer, with what it looks up
+    (the fields, the kind's derived values, the value's slot) known beforehand. An owner
+    that is not an entity of that kind is read by `read_member`. (An entity's fields hold
+    only its kind's fields and collections, as `_own_derived` relies on too: a derived
+    value's name is never among them.)"""
+    expr = kind.derived[name]
+    slot = kind.slots[name]
+
+    def read(owner: Any) -> Any:
+        if type(owner) is not Entity or owner._kind is not kind:
+            return read_member(owner, name)
+        version = owner._w.versions[slot]
+        entry = owner._cache.get(name)
+        if entry is not None:
+            if entry.version == version:
+                return entry.value
+        elif owner._tpl is not None:
+            entry = owner._tpl._cache.get(name)
+            if entry is not None and entry.version == version and entry.shared is True:
+                return entry.value
+        return owner._derived(name, expr)
+
+    return read
+
+
 def _shareable(cached: _Cached) -> bool:
     """Whether copies may use the template's value as it is: it holds no entity (worked
     out once per value)."""
