@@ -863,7 +863,8 @@ def read_member(owner: Any, name: str) -> Any:
     if entry is not None:
         if entry.version == version:
             return entry.value
-    elif owner._tpl is not None:
+        return owner._compute(name, expr, entry, version).value  # out of date (`_derived`)
+    if owner._tpl is not None:
         entry = owner._tpl._cache.get(name)
         if entry is not None and entry.version == version and entry.shared is True:
             return entry.value
@@ -889,7 +890,8 @@ def derived_reader(kind: EntityKind, name: str) -> Callable[[Any], Any]:
         if entry is not None:
             if entry.version == version:
                 return entry.value
-        elif owner._tpl is not None:
+            return owner._compute(name, expr, entry, version).value  # out of date
+        if owner._tpl is not None:
             entry = owner._tpl._cache.get(name)
             if entry is not None and entry.version == version and entry.shared is True:
                 return entry.value
