@@ -458,6 +458,11 @@ class _ExprChecker:
         if isinstance(node, ast.IfExp):
             self.type(node.test, env)
             a, b = self.type(node.body, env), self.type(node.orelse, env)
+            # `x if c else none` holds what x holds, or nothing (whose members no rule reads)
+            if _is_none(node.orelse):
+                return a
+            if _is_none(node.body):
+                return b
             return a if a == b else None
         if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp)):
             inner = self.comprehension(node.generators, env)
@@ -710,6 +715,11 @@ class _ExprChecker:
 
     def type_quiet(self, node: ast.AST, env: Env) -> Type | None:
         return _ExprChecker(self.owner, self.expr, quiet=True).type(node, env)
+
+
+def _is_none(node: ast.AST) -> bool:
+    """Whether ``node`` is the constant ``none``."""
+    return isinstance(node, ast.Constant) and node.value is None
 
 
 def _text(node: ast.AST) -> str:

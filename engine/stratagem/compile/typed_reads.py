@@ -10,6 +10,8 @@ row of a table, the answer is mostly known when the ruleset loads:
 - a derived value of the kind is read by a reader made for that kind and name
   (``model.entities.derived_reader``), which knows the value's expression and slot, and
   hands any other owner to ``read_member``;
+- ``a.parent``, of a kind with no member of that name, by a reader made for the kind
+  (``model.entities.parent_reader``) that answers the entity's parent;
 - a column that every row of the table has is ``a._cells['b']`` (``read_member`` answers a
   row's cell first, from that dict).
 
@@ -17,7 +19,7 @@ What ``a`` holds as a battle runs is not taken on trust: a store read (``_f``, `
 of an owner that lacks the store or the key fails, and the expression is then computed by
 its function without typed reads (``expr.compiled.compile_function``); the readers test
 the owner themselves. So the inference decides only how fast a read is, never its value.
-Everything else (``a.parent``, a check's result, an owner of unknown type) is read as
+Everything else (``a.kind``, ``a.battle``, a check's result, an owner of unknown type) is read as
 before. Names reach the compiled code only as constants of its tree.
 """
 
@@ -28,7 +30,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from stratagem.compile.checks import Type
-from stratagem.model.entities import EntityKind, derived_reader
+from stratagem.model.entities import EntityKind, derived_reader, parent_reader
 from stratagem.model.ruleset import Ruleset
 
 #: How a typed read is written: a store of ``expr.compiled.STORES``, or a reader.
@@ -70,6 +72,11 @@ def _entity_read(kind: EntityKind, name: str,
         reader = readers.get((kind.name, name))
         if reader is None:
             reader = readers[(kind.name, name)] = derived_reader(kind, name)
+        return reader
+    if name == "parent" and name not in kind.member_names():
+        reader = readers.get((kind.name, ""))
+        if reader is None:
+            reader = readers[(kind.name, "")] = parent_reader(kind)
         return reader
     return None
 

@@ -871,6 +871,21 @@ def read_member(owner: Any, name: str) -> Any:
     return owner._derived(name, expr)
 
 
+def parent_reader(kind: EntityKind) -> Callable[[Any], Any]:
+    """``owner.parent`` where the static checks say ``owner`` is an entity of ``kind``, a kind
+    with no member named ``parent`` (`compile/typed_reads.py`): `read_member`'s answer, the
+    entity's parent, without its lookups; any other owner is read by `read_member`."""
+    if "parent" in kind.member_names():
+        raise ValueError(f"{kind.name} has a member named parent")
+
+    def read(owner: Any) -> Any:
+        if type(owner) is Entity and owner._kind is kind:
+            return owner._parent
+        return read_member(owner, "parent")
+
+    return read
+
+
 def derived_reader(kind: EntityKind, name: str) -> Callable[[Any], Any]:
     """``owner.name`` for a derived value ``name`` of ``kind`` (``kind.derived``, not a
     field or collection of it), where the static checks say ``owner`` is an entity of that
