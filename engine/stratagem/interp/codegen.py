@@ -6,7 +6,8 @@ per kind of run (with a trace or without). Blocks are inlined: the control-flow 
 (`set`, `if`, `for_each`, `repeat`, `call`, `return`, `break`) become Python statements,
 every other step calls its runner in ``interp.steps`` (the ``RUN`` table) as the
 interpreter does, and every expression is evaluated by the ruleset's evaluator, so the
-expressions are compiled once, by ``stratagem.expr.compiled``, for both back-ends.
+expressions are compiled once, by ``stratagem.expr.compiled``, for both back-ends (but for
+a bare name, whose compiled function is ``scope[name]``: the code reads the scope itself).
 
 What the generated code may contain is fixed here, not by the rule files: its identifiers
 are made from an index (``p3`` the fourth procedure, ``t12`` a step record, ``e7`` an
