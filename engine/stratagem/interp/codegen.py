@@ -629,10 +629,11 @@ class _Writer:
 
 def _takes(unchanged: Unchanged, value: Any) -> bool:
     """Whether the tests :meth:`_Writer._passed` writes pass ``value`` (a constant)."""
+    kind = type(value)
     if unchanged.cls is None:
         return False
-    if type(value) is unchanged.cls:
-        if unchanged.cls is int:
+    if kind is unchanged.cls:
+        if kind is int:
             if unchanged.low <= value <= unchanged.high:
                 return True
         elif unchanged.values is None or value in unchanged.values:
