@@ -158,6 +158,21 @@ CASES = {
         "              - if: 'round == 4 and i == 2'\n                then:\n"
         "                  - call: boom\n                    with: {v: i}\n"
         "boom:\n  params: [v]\n  steps:\n    - set: {a: 'v / (v - 2)'}"),
+    # a bare name is read by the generated code itself, without its expression's function
+    "a bare name not set": ("fight:\n  - if: 'battle.n > 0'\n    then: [{set: {a: 1}}]\n"
+                            "  - set: {b: a}"),
+    "a bare name not set, as the entity to update": (
+        "fight:\n  - if: 'battle.n > 0'\n    then: [{set: {a: battle}}]\n"
+        "  - update: a\n    set: {n: 1}"),
+    "a bare name neither set nor a field": (
+        "fight:\n  - if: 'battle.n > 0'\n    then: [{set: {a: 1}}]\n"
+        "  - update: 'battle.sides'\n    set: {x: a}"),
+    # whole numbers past the bound the generated code keeps without a call (one digit)
+    "large whole numbers kept": (
+        "fight:\n  - set: {a: 'base * 10 ** 17', b: '0 - base * 10 ** 17', c: 'base * 2 ** 30'}\n"
+        "  - call: count\n    with: {v: a}\n    as: d\n"
+        "  - update: battle\n    set: {n: 'd + b + c'}\n"
+        "count:\n  params: [v]\n  steps:\n    - return: 'half(v) + base'"),
     "it runs (break, return, when)": (
         "fight:\n  - repeat:\n      as: round\n      max: 9\n      report: true\n      do:\n"
         "        - for_each:\n            in: 'range(4)'\n            as: i\n"
@@ -185,7 +200,7 @@ def test_a_runtime_error_reads_the_same_through_both_backends(case, tmp_path):
                         encoding="utf-8")
     generated, interpreted = (battles(scenario, which) for which in ("generated", "interpreter"))
     assert generated == interpreted
-    if case == "it runs (break, return, when)":  # every battle ran: its state or trace
+    if case in ("it runs (break, return, when)", "large whole numbers kept"):  # every battle ran
         assert all(out.startswith("{") for out in generated), generated[0]
     else:  # a run-time error (not one of loading), placed in the rule file
         assert generated[0].startswith(("ExpressionError", "StratagemError", "LimitError",

@@ -6,7 +6,8 @@ per kind of run (with a trace or without). Blocks are inlined: the control-flow 
 (`set`, `if`, `for_each`, `repeat`, `call`, `return`, `break`) become Python statements,
 every other step calls its runner in ``interp.steps`` (the ``RUN`` table) as the
 interpreter does, and every expression is evaluated by the ruleset's evaluator, so the
-expressions are compiled once, by ``stratagem.expr.compiled``, for both back-ends.
+expressions are compiled once, by ``stratagem.expr.compiled``, for both back-ends (but for
+a bare name, whose compiled function is ``scope[name]``: the code reads the scope itself).
 
 What the generated code may contain is fixed here, not by the rule files: its identifiers
 are made from an index (``p3`` the fourth procedure, ``t12`` a step record, ``e7`` an
@@ -29,6 +30,7 @@ compiled.
 
 from __future__ import annotations
 
+import ast
 import os
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -36,7 +38,6 @@ from typing import Any
 from stratagem import _native
 from stratagem.errors import StratagemError
 from stratagem.expr import Evaluator, Expr
-from stratagem.expr.bounds import MAX_MAGNITUDE
 from stratagem.interp.context import Run
 from stratagem.interp.steps import (
     KEPT_AS_IT_IS,
@@ -85,9 +86,10 @@ Reach = tuple[tuple[int, ...], tuple[str, ...]]
 #: past them, every entity is changed by ``Entity.set`` or ``Entity.update``.
 MAX_REACHES = 4
 
-#: The bounds of a whole number a battle keeps (``stratagem.interp.steps.kept``); objects
-#: of their own, so that the writer's globals name them once.
-_SMALLEST = -MAX_MAGNITUDE
+#: The bound under which the generated code keeps a whole number without calling ``kept``
+#: (whose bound, ``MAX_MAGNITUDE``, is larger): the largest number CPython holds in one
+#: digit, which it compares without a call.
+_COMPACT = 2**30 - 1
 
 #: The only builtins the generated code reads (it writes them itself; a file cannot).
 _BUILTINS: dict[str, Any] = {"enumerate": enumerate, "len": len, "bool": bool,
@@ -234,8 +236,10 @@ class _Writer:
                 return value
             return call
         of = f"{self.value(type, 'g')}({value})"
+        # a whole number within +-_COMPACT is kept as it is (CPython compares numbers that
+        # small without a call, not ``MAX_MAGNITUDE``); any other goes to ``kept``
         self.line(depth, f"if {of} is not {self.value(int, 'g')} or not "
-                         f"{self.value(_SMALLEST)} < {value} < {self.value(MAX_MAGNITUDE)}:")
+                         f"-{_COMPACT} < {value} < {_COMPACT}:")
         self.line(depth + 1, f"if {of} not in {self.value(KEPT_AS_IT_IS, 'g')}: {value} = {call}")
         return value
 
@@ -251,8 +255,20 @@ class _Writer:
         if expr.is_constant and not expr.compiled:
             return self.value(expr.constant)
         record = self.value(expr, "e")
-        if self.ruleset.evaluator.mode != "compiled":
+        evaluator = self.ruleset.evaluator
+        if evaluator.mode != "compiled":
             return f"r.evaluator.eval({record}, {scope})"
+        node = expr.node
+        if type(node) is ast.Name and node.id not in evaluator.constants:
+            # a bare name: its compiled function is ``scope[name]`` (``expr.compiled``), so
+            # the read is written here, without the call (a missing name raises the same
+            # KeyError, which becomes the same error)
+            value = self.temp()
+            self.line(depth, "try:")
+            self.line(depth + 1, f"{value} = {scope}[{self.value(node.id)}]")
+            self.line(depth, "except Exception as x:")
+            self.line(depth + 1, f"raise r.evaluator.failure(x, {record}, {scope}) from None")
+            return value
         function = self._names.get(("f", id(expr)))
         if function is None:
             function = self._names[("f", id(expr))] = f"f{record[1:]}"
@@ -338,7 +354,12 @@ class _Writer:
         record = self.value(step, "t")
         items, item, index = self.temp(), self.temp(), self.temp()
         name = self.value(step.name)
-        self.line(depth, f"{items} = items({record}, {self.expr(step.items, depth)})")
+        given = self.expr(step.items, depth)
+        # what ``items`` (``loop_items``) does, without its call: the list, or its error
+        self.line(depth, "try:")
+        self.line(depth + 1, f"{items} = {self.value(list, 'g')}({given})")
+        self.line(depth, f"except {self.value(TypeError, 'g')}:")
+        self.line(depth + 1, f"items({record}, {given})")
         if not self.tracing and step.body.trace_only:
             # Nothing to record: only bind what the loop leaves behind.
             self.line(depth, f"if {items}:")
@@ -448,12 +469,15 @@ class _Writer:
             return False
         assert step.entity is not None
         record = self.value(step, "t")
-        target, entity = self.temp(), self.temp()
-        self.line(depth, f"{target} = {self.expr(step.entity, depth)}")
-        self.line(depth, f"for {entity} in {target} if {self.value(isinstance, 'g')}({target}, "
+        target, entity = self.expr(step.entity, depth), self.temp()
+        of, whole = self.value(type, 'g'), self.value(int, 'g')
+        # one entity, the common case, told first (``isinstance`` of anything but a list
+        # or a tuple also looks up its ``__class__``)
+        self.line(depth, f"for {entity} in ({target},) if {of}({target}) is "
+                         f"{self.value(Entity, 'g')} else {target} if "
+                         f"{self.value(isinstance, 'g')}({target}, "
                          f"{self.value((list, tuple), 'g')}) else ({target},):")
         inner = depth + 1
-        of, whole = self.value(type, 'g'), self.value(int, 'g')
         reach = self._reach(step)
         kind = self.temp()
         if reach:
@@ -573,10 +597,15 @@ class _Writer:
         When every kind of entity that has the field takes the same values as they are
         (``FieldSpec.unchanged``), those are passed here without the call (an entity the
         step may change has the field: ``update_check`` saw to it)."""
-        value = self.temp()
-        call = f"field({fields}, {self.value(name)}, {value}, {record}, {entity})"
-        self.line(depth, f"{value} = {given}")
         taken = self.declared.get(name, ())
+        if len(taken) == 1 and given in self.ns and _takes(next(iter(taken)), self.ns[given]):
+            return given  # a constant every kind that has the field takes as it is
+        if given[0] == "v" and given[1:].isdigit():
+            value = given  # a temporary of its own
+        else:
+            value = self.temp()
+            self.line(depth, f"{value} = {given}")
+        call = f"field({fields}, {self.value(name)}, {value}, {record}, {entity})"
         passed = self._passed(next(iter(taken)), value) if len(taken) == 1 else []
         if not passed:
             self.line(depth, f"{value} = {call}")
@@ -596,6 +625,20 @@ class _Writer:
         elif unchanged.values is not None:
             test += f" and {value} in {self.value(unchanged.values)}"
         return [test, f"{value} is None"] if unchanged.none else [test]
+
+
+def _takes(unchanged: Unchanged, value: Any) -> bool:
+    """Whether the tests :meth:`_Writer._passed` writes pass ``value`` (a constant)."""
+    kind = type(value)
+    if unchanged.cls is None:
+        return False
+    if kind is unchanged.cls:
+        if kind is int:
+            if unchanged.low <= value <= unchanged.high:
+                return True
+        elif unchanged.values is None or value in unchanged.values:
+            return True
+    return unchanged.none and value is None
 
 
 _STEPS: dict[type, Callable[[_Writer, Any, int], bool]] = {
