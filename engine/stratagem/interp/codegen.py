@@ -263,19 +263,16 @@ class _Writer:
             # a bare name: its compiled function is ``scope[name]`` (``expr.compiled``), so
             # the read is written here, without the call (a missing name raises the same
             # KeyError, which becomes the same error)
-            value = self.temp()
-            self.line(depth, "try:")
-            self.line(depth + 1, f"{value} = {scope}[{self.value(node.id)}]")
-            self.line(depth, "except Exception as x:")
-            self.line(depth + 1, f"raise r.evaluator.failure(x, {record}, {scope}) from None")
-            return value
-        function = self._names.get(("f", id(expr)))
-        if function is None:
-            function = self._names[("f", id(expr))] = f"f{record[1:]}"
-            self.ns[function] = _first_call(self.ns, function, self.ruleset.evaluator, expr)
+            computed = f"{scope}[{self.value(node.id)}]"
+        else:
+            function = self._names.get(("f", id(expr)))
+            if function is None:
+                function = self._names[("f", id(expr))] = f"f{record[1:]}"
+                self.ns[function] = _first_call(self.ns, function, evaluator, expr)
+            computed = f"{function}({scope})"
         value = self.temp()
         self.line(depth, "try:")
-        self.line(depth + 1, f"{value} = {function}({scope})")
+        self.line(depth + 1, f"{value} = {computed}")
         self.line(depth, "except Exception as x:")
         self.line(depth + 1, f"raise r.evaluator.failure(x, {record}, {scope}) from None")
         return value
