@@ -524,35 +524,18 @@ class Entity:
         self._w.frozen = True
 
     def set(self, name: str, value: Any) -> None:
-        """Change a field (every change of the battle state goes through here, :meth:`update`
-        or :meth:`adopt`). Setting a field to the value it has changes nothing; a change
+        """Change a field (every change of the battle state goes through here, :meth:`update`,
+        :meth:`adopt`, or the code generated for an `update` step, which writes out what
+        `update` does). Setting a field to the value it has changes nothing; a change
         forgets what read the field: the entity's own values that read it lose their cached
         value, and the slots of the values that may read it through another entity move on
         (``EntityKind.readers``, ``EntityKind.bumps``)."""
-        w = self._w
-        if w.frozen:
-            raise RuntimeError(f"{self!r} belongs to a template, which never changes")
-        fields = self._f
-        old = fields.get(name, _ABSENT)
-        fields[name] = value
-        if type(old) is not type(value) or old != value:
-            if w.follow:
-                w.changes.append(self)
-            kind = self._kind
-            slots = kind.bumps.get(name)
-            if slots is not None:
-                versions = w.versions
-                for slot in slots:
-                    versions[slot] += 1
-            names = kind.readers.get(name)
-            if names is not None:
-                cache = self._cache
-                for reader in names:
-                    cache[reader] = _CHANGED
+        self.update(((name, value),))
 
     def update(self, values: Iterable[tuple[str, Any]]) -> None:
-        """Change several fields, one after the other, as :meth:`set` does (a hot path: its
-        loop written out)."""
+        """Change fields, one after the other (what :meth:`set` says of one); the entity joins
+        the battle's list of changes once, if any changed. (The generated code writes this
+        out for the kinds an `update` step knows, interp/codegen.py.)"""
         w = self._w
         if w.frozen:
             raise RuntimeError(f"{self!r} belongs to a template, which never changes")
