@@ -112,3 +112,60 @@ def test_a_scenarios_template_never_changes(scenario):
     _, pikes, _ = _red(scenario.template)
     with pytest.raises(RuntimeError, match="template"):
         pikes.set("count", 1)
+
+
+def test_a_copy_starts_with_the_templates_entries_that_hold_no_entity(scenario):
+    # `Entity.freeze`: a copy's cache starts with the template's current entries as they are
+    # (an entry is a tuple, never changed once made), and a change in the copy replaces
+    # its own entry, never the template's
+    side_t, pikes_t, _ = _red(scenario.template)
+    root = scenario.instantiate()
+    side, pikes, _ = _red(root)
+    assert side._cache["strength"] is side_t._cache["strength"]
+    assert pikes._cache["strength"] is pikes_t._cache["strength"]
+    pikes.set("count", 100)
+    assert (pikes.strength, side.strength) == (100, 190)
+    assert side_t._cache["strength"] == (210, side_t._w.versions[side_t._kind.slots["strength"]])
+    assert (pikes_t.strength, side_t.strength) == (120, 210)
+
+
+RULESET = """\
+kind: ruleset
+id: kept
+entities:
+  battle:
+    fields: {bonus: {type: int, default: 2}}
+    children: {sides: side}
+  side:
+    fields: {lvl: {type: int, default: 1}}
+    derived:
+      me: "self"
+      pair: "[lvl, self]"
+      plain: "lvl + 1"
+      late: "lvl * 3"
+entry: {battle: fight}
+procedures:
+  fight: {steps: []}
+"""
+
+
+def test_a_copy_holds_its_own_entities_and_the_values_the_template_computed_later():
+    from stratagem.compile.ruleset import compile_ruleset
+    from stratagem.loader.yamlio import load_yaml
+
+    rs = compile_ruleset(load_yaml("kept.yaml", text=RULESET))
+    root = rs.new_entity(rs.kinds["battle"], {}, None)
+    side = rs.new_entity(rs.kinds["side"], {}, root)
+    root._f["sides"].append(side)
+    assert (side.me, side.pair, side.plain) == (side, [1, side], 2)
+    root.freeze()
+    assert set(side._kept) == {"plain"}  # `me` and `pair` hold an entity
+    assert side.late == 3  # computed by the template once frozen: no copy starts with it
+    copy = root.clone()
+    twin = copy.sides[0]
+    assert set(twin._cache) == {"plain"} and twin._cache["plain"] is side._cache["plain"]
+    assert (twin.me, twin.pair, twin.plain, twin.late) == (twin, [1, twin], 2, 3)
+    assert twin._cache["late"][0] == 3 and twin._cache["me"][0] is twin
+    twin.set("lvl", 5)
+    assert (twin.pair, twin.plain, twin.late) == ([5, twin], 6, 15)
+    assert (side.pair, side.plain, side.late) == ([1, side], 2, 3)

@@ -37,7 +37,7 @@ def _nothing_cached(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every derived value computed at every read (kept as of a version no slot has, so
     that no read takes it either)."""
     monkeypatch.setattr(Entity, "_derived",
-                        lambda self, name, expr: self._compute(name, expr, None, -2).value)
+                        lambda self, name, expr: self._compute(name, expr, None, -2))
 
 
 def _trace(path: Path, seed: int) -> str:

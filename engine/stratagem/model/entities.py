@@ -301,36 +301,31 @@ MAX_DERIVED_DEPTH: Final = 50
 VIEW_MIN_ITEMS: Final = 32
 
 
-class _Cached:
-    """A derived value, and the version of its slot it was computed at (current while the
-    slot has not moved on since)."""
-
-    __slots__ = ("shared", "value", "version")
-
-    def __init__(self, value: Any, version: int) -> None:
-        self.value = value
-        self.version = version
-        #: whether copies may share the value as it is (it holds no entity); None: not known
-        self.shared: bool | None = None
-
+#: A cached derived value (`Entity._cache`): ``(value, version)``, the value and the version
+#: of its slot it was computed at (current while the slot has not moved on since), or for a
+#: filtered collection kept item by item ``(value, version, view)``, its :class:`_View`.
+#: A tuple, never changed once made: so a copy of a scenario's template may hold the
+#: template's own entries (`Entity.freeze`), and making one costs no call.
+Cached = tuple[Any, ...]
 
 #: The entry of a value one of its entity's own fields changed since: never current (every
 #: version is at least 0), and never the template's, which a copy without an entry reads.
-_CHANGED: Final = _Cached(None, -1)
+_CHANGED: Final[Cached] = (None, -1)
 
 
-class _View(_Cached):
-    """A filtered collection (model/views.py), and what keeps it up to date item by item:
+class _View:
+    """What keeps a filtered collection (model/views.py) up to date item by item: its value,
     the collection's name and list, each item's place in it (the first ``known`` items),
     the items whose condition holds (``chosen``, in order: the value lists them, or the
     value each gives, in the same places), and how many of the battle's changes it has
-    seen (``World.changes``: the items changed since are the ones to look at again)."""
+    seen (``World.changes``: the items changed since are the ones to look at again). Its
+    entity's entry holds it (`Cached`); it is never shared with a copy."""
 
-    __slots__ = ("chosen", "inside", "items", "known", "name", "order", "seen")
+    __slots__ = ("chosen", "inside", "items", "known", "name", "order", "seen", "value")
 
-    def __init__(self, value: list[Any], version: int, name: str, items: list[Any],
+    def __init__(self, value: list[Any], name: str, items: list[Any],
                  chosen: list[Any], seen: int) -> None:
-        super().__init__(value, version)
+        self.value = value
         self.name = name
         self.items = items
         self.known = len(items)
@@ -367,7 +362,8 @@ class _Only(Mapping[str, Any]):
 class Entity:
     """One entity of the battle state. Fields, derived values and children are attributes."""
 
-    __slots__ = ("_cache", "_f", "_kind", "_origin", "_parent", "_rs", "_scope", "_tpl", "_w")
+    __slots__ = ("_cache", "_f", "_kept", "_kind", "_origin", "_parent", "_rs", "_scope",
+                 "_tpl", "_w")
 
     def __init__(self, kind: EntityKind, values: dict[str, Any], parent: Entity | None,
                  ruleset: Ruleset, origin: Location | None = None) -> None:
@@ -379,9 +375,11 @@ class Entity:
         self._w: World = parent._w if parent is not None else World(
             ruleset.slot_count, ruleset.follows_changes)
         #: derived name -> its cached value
-        self._cache: dict[str, _Cached] = {}
+        self._cache: dict[str, Cached] = {}
         #: the template entity this one was copied from (its cached values may serve)
         self._tpl: Entity | None = None
+        #: in a template (:meth:`freeze`), the entries its copies start with
+        self._kept: dict[str, Cached] | None = None
         #: the names its derived values see (made when one is first computed)
         self._scope: EntityScope | None = None
 
@@ -421,20 +419,23 @@ class Entity:
         version = self._w.versions[self._kind.slots[name]]
         entry = self._cache.get(name)
         if entry is not None:
-            if entry.version == version:
-                return entry.value
+            if entry[1] == version:
+                return entry[0]
         elif self._tpl is not None:
+            # one the copy did not start with (`freeze`): it holds entities, or the template
+            # computed it later
             kept = self._tpl._cache.get(name)
-            if kept is not None and kept.version == version:
-                if _shareable(kept):
-                    return kept.value
-                entry = self._cache[name] = _Cached(_moved(kept.value, self._w.twins), version)
-                return entry.value
-        return self._compute(name, expr, entry, version).value
+            if kept is not None and kept[1] == version:
+                value = kept[0]
+                if _holds_entity(value):
+                    value = _moved(value, self._w.twins)
+                self._cache[name] = (value, version)
+                return value
+        return self._compute(name, expr, entry, version)
 
-    def _compute(self, name: str, expr: Expr, entry: _Cached | None, version: int) -> _Cached:
-        """Compute a derived value (a filtered collection: item by item, if it can), and
-        keep it as of ``version``."""
+    def _compute(self, name: str, expr: Expr, entry: Cached | None, version: int) -> Any:
+        """Compute a derived value (a filtered collection: item by item, if it can), keep
+        it as of ``version``, and return it."""
         w = self._w
         failed = w.failed
         if failed is not None and (id(self), name) in failed:
@@ -454,53 +455,47 @@ class Entity:
         w.depth = depth + 1
         try:
             if function is None:
-                value = self._evaluate(name, expr, entry, version)
-                if type(value) is _View:  # a filtered collection, kept item by item
-                    return value
-            else:
-                try:
-                    value = function(self, self._f)
-                except Exception as err:  # noqa: BLE001 - what `Evaluator.eval` raises for it
-                    scope = self._scope
-                    if scope is None:
-                        scope = self._scope = EntityScope(self)
-                    raise self._rs.evaluator.failure(err, expr, scope) from None
+                return self._evaluate(name, expr, entry, version)
+            try:
+                value = function(self, self._f)
+            except Exception as err:  # noqa: BLE001 - what `Evaluator.eval` raises for it
+                scope = self._scope
+                if scope is None:
+                    scope = self._scope = EntityScope(self)
+                raise self._rs.evaluator.failure(err, expr, scope) from None
         except Exception:
             if failed is not None:
                 failed.add((id(self), name))
             raise
         finally:
             w.depth = depth
-        if entry is None or type(entry) is not _Cached or entry is _CHANGED:
-            entry = self._cache[name] = _Cached(value, version)
-        else:
-            entry.value = value
-            entry.version = version
-        return entry
+        self._cache[name] = (value, version)
+        return value
 
-    def _evaluate(self, name: str, expr: Expr, entry: _Cached | None, version: int) -> Any:
-        """The value :meth:`_compute` computes through the evaluator, in the entity's scope;
-        for a filtered collection that can follow its items, the :class:`_View` kept for
-        it (refreshed, or made and cached here)."""
+    def _evaluate(self, name: str, expr: Expr, entry: Cached | None, version: int) -> Any:
+        """What :meth:`_compute` computes through the evaluator, in the entity's scope, kept
+        as of ``version``; a filtered collection that can follow its items keeps its
+        :class:`_View` in the entry (refreshed, or made here)."""
         scope = self._scope
         if scope is None:
             scope = self._scope = EntityScope(self)
-        if type(entry) is _View and _refresh(self, expr, entry, scope):
-            entry.version = version
-            return entry
+        if entry is not None and len(entry) == 3 and _refresh(self, expr, entry[2], scope):
+            view = entry[2]
+            self._cache[name] = (view.value, version, view)
+            return view.value
         value = self._rs.evaluator.eval(expr, scope)
         collection = self._kind.views.get(name)
-        if collection is None:
-            return value
-        items = scope[collection]
-        if type(items) is list and type(value) is list and len(items) >= VIEW_MIN_ITEMS \
-                and _viewable(items):
-            of_items = self._kind.view_items.get(name)
-            # of the values of the items: which items give them
-            chosen = value if of_items is None else self._rs.evaluator.eval(of_items, scope)
-            view = self._cache[name] = _View(value, version, collection, items, chosen,
-                                             len(self._w.changes))
-            return view
+        if collection is not None:
+            items = scope[collection]
+            if type(items) is list and type(value) is list and len(items) >= VIEW_MIN_ITEMS \
+                    and _viewable(items):
+                of_items = self._kind.view_items.get(name)
+                # of the values of the items: which items give them
+                chosen = value if of_items is None else self._rs.evaluator.eval(of_items, scope)
+                self._cache[name] = (value, version, _View(value, collection, items, chosen,
+                                                           len(self._w.changes)))
+                return value
+        self._cache[name] = (value, version)
         return value
 
     def warm(self) -> None:
@@ -520,8 +515,21 @@ class Entity:
 
     def freeze(self) -> None:
         """Make this battle state a template: it never changes again, and its copies
-        (:meth:`clone`) start with the derived values it has computed."""
-        self._w.frozen = True
+        (:meth:`clone`) start with the derived values it has computed. Each entity keeps the
+        entries a copy starts with (``_kept``): those current (a frozen world's versions
+        never move on, so they stay current) whose value holds no entity, shared as they
+        are (an entry is never changed once made; a filtered collection's without its
+        :class:`_View`, which a copy makes anew). A copy finds any other value of the
+        template in :meth:`_derived`."""
+        w = self._w
+        w.frozen = True
+        versions = w.versions
+        for entity in self.walk():
+            slots = entity._kind.slots
+            entity._kept = {name: (entry[0], entry[1]) if len(entry) == 3 else entry
+                            for name, entry in entity._cache.items()
+                            if entry[1] == versions[slots[name]]
+                            and not _holds_entity(entry[0])}
 
     def set(self, name: str, value: Any) -> None:
         """Change a field (every change of the battle state goes through here, :meth:`update`,
@@ -576,8 +584,8 @@ class Entity:
             versions[slot] += 1
         for reader in self._kind.readers.get(collection, ()):
             entry = cache.get(reader)
-            if type(entry) is _View:
-                entry.version = -1
+            if entry is not None and len(entry) == 3:
+                cache[reader] = (entry[0], -1, entry[2])
             else:
                 cache[reader] = _CHANGED
 
@@ -640,6 +648,8 @@ class Entity:
         twin = Entity(self._kind, values, parent, self._rs, self._origin)
         if inherit:
             twin._tpl = self
+            if self._kept:
+                twin._cache = dict(self._kept)
         twins[id(self)] = twin
         for key in self._kind.children:
             children = values.get(key)
@@ -667,8 +677,8 @@ def _read(entity: Entity, name: str) -> Any:
     if expr is None:
         return _ABSENT
     entry = entity._cache.get(name)  # as in `read_member`
-    if entry is not None and entry.version == entity._w.versions[entity._kind.slots[name]]:
-        return entry.value
+    if entry is not None and entry[1] == entity._w.versions[entity._kind.slots[name]]:
+        return entry[0]
     return entity._derived(name, expr)
 
 
@@ -700,14 +710,10 @@ def _own_derived(entity: Entity, name: str) -> Any:
     version = entity._w.versions[kind.slots[name]]
     entry = entity._cache.get(name)
     if entry is not None:
-        if entry.version == version:
-            return entry.value
+        if entry[1] == version:
+            return entry[0]
         # out of date: computed again at once (what `_derived` would find and do)
-        return entity._compute(name, kind.derived[name], entry, version).value
-    if entity._tpl is not None:
-        entry = entity._tpl._cache.get(name)
-        if entry is not None and entry.version == version and entry.shared is True:
-            return entry.value
+        return entity._compute(name, kind.derived[name], entry, version)
     return entity._derived(name, kind.derived[name])
 
 
@@ -839,18 +845,15 @@ def read_member(owner: Any, name: str) -> Any:
     expr = owner._kind.derived.get(name)
     if expr is None:
         return owner._reserved(name)
-    # The common cases of `Entity._derived`, written out too: a current value of its own,
-    # or (in a copy of a scenario's template) the template's, shared as it is.
+    # The common cases of `Entity._derived`, written out too: a current value (in a copy of
+    # a scenario's template, the template's the copy started with, `Entity.freeze`), or one
+    # out of date, computed at once.
     version = owner._w.versions[owner._kind.slots[name]]
     entry = owner._cache.get(name)
     if entry is not None:
-        if entry.version == version:
-            return entry.value
-        return owner._compute(name, expr, entry, version).value  # out of date (`_derived`)
-    if owner._tpl is not None:
-        entry = owner._tpl._cache.get(name)
-        if entry is not None and entry.version == version and entry.shared is True:
-            return entry.value
+        if entry[1] == version:
+            return entry[0]
+        return owner._compute(name, expr, entry, version)  # out of date (`_derived`)
     return owner._derived(name, expr)
 
 
@@ -886,24 +889,12 @@ def derived_reader(kind: EntityKind, name: str) -> Callable[[Any], Any]:
         version = owner._w.versions[slot]
         entry = owner._cache.get(name)
         if entry is not None:
-            if entry.version == version:
-                return entry.value
-            return owner._compute(name, expr, entry, version).value  # out of date
-        if owner._tpl is not None:
-            entry = owner._tpl._cache.get(name)
-            if entry is not None and entry.version == version and entry.shared is True:
-                return entry.value
+            if entry[1] == version:
+                return entry[0]
+            return owner._compute(name, expr, entry, version)  # out of date
         return owner._derived(name, expr)
 
     return read
-
-
-def _shareable(cached: _Cached) -> bool:
-    """Whether copies may use the template's value as it is: it holds no entity (worked
-    out once per value)."""
-    if cached.shared is None:
-        cached.shared = not _holds_entity(cached.value)
-    return cached.shared
 
 
 _SCOPE_NAMES: Final = frozenset({"self", "parent", "battle"})
