@@ -150,3 +150,35 @@ def test_a_cached_value_is_read_bare_without_computing_it_again(monkeypatch):
     assert side.member("twice") == 202 and calls == []
     side.set("lvl", 2)
     assert side.member("twice") == 204 and calls == [side]
+
+
+def test_a_derived_value_read_bare_calls_its_kinds_reader(monkeypatch):
+    # `twice` reads `field_first` bare: through the reader made for the side kind and that
+    # name (`derived_reader`, one per kind and name), a global of the function
+    rs, _, side = _battle("compiled", monkeypatch)
+    assert side.member("twice") == 202
+    kind = rs.kinds["side"]
+    reader = kind.derived_readers["field_first"]
+    names = [name for name, value in rs.evaluator.namespace.items() if value is reader]
+    assert len(names) == 1 and names[0] in kind.functions["twice"].__code__.co_names
+    calls = []
+    monkeypatch.setitem(rs.evaluator.namespace, names[0],
+                        lambda entity: calls.append(entity) or reader(entity))
+    side.set("lvl", 2)
+    assert side.member("twice") == 204 and calls == [side, side]
+    side.set("zero", 1)  # read by neither: both read, neither computed again
+    assert side.member("twice") == 204 and calls == [side, side]
+
+
+def test_only_the_engine_names_the_reader_of_a_derived_value():
+    from stratagem.expr import compile_expr
+    from stratagem.expr import compiled
+    from stratagem.expr.core import Evaluator
+
+    evaluator = Evaluator()
+    node = compile_expr("x + 1").node
+    for how in ("__attr", "__f_max", "__read", "__read0", "x"):  # no reader of the evaluator's
+        with pytest.raises(ValueError, match="no typed read"):
+            compiled.compile_function(node, "x + 1", evaluator.namespace, {}, own={"x": how})
+    function = evaluator.own_function(compile_expr("x + 1"), {"x": lambda entity: entity * 2})
+    assert function is not None and function(20, {}) == 41

@@ -69,10 +69,7 @@ def _entity_read(kind: EntityKind, name: str,
     if name in kind.fields or name in kind.children:
         return "_f"
     if name in kind.derived:
-        reader = readers.get((kind.name, name))
-        if reader is None:
-            reader = readers[(kind.name, name)] = derived_reader(kind, name)
-        return reader
+        return derived_reader(kind, name)
     if name == "parent" and name not in kind.member_names():
         reader = readers.get((kind.name, ""))
         if reader is None:

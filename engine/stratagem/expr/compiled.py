@@ -13,7 +13,8 @@ it once into a function of the scope:
   entry is told from a missing name);
 - a derived value's expression may instead be compiled into a function of its entity
   (``own``: how the entity answers each of its names, known from its kind): a field is read
-  from the entity's dict of fields, a derived value of the same entity, its parent and the
+  from the entity's dict of fields, a derived value of the same entity through a reader made
+  for its kind and name (a global of the function, as a typed read's), its parent and the
   battle through the readers the evaluator holds (``OWN_READERS``), ``self`` is the entity,
   and a name the entity does not answer is the constant, as the scope would have answered
   (the names stay constants of the tree in every case, never identifiers);
@@ -146,11 +147,13 @@ _FALLBACK_ERRORS: Final = (AttributeError, KeyError)
 
 #: How a function of an entity (:func:`compile_function`'s ``own``) reads a name the entity
 #: answers: a field (or a child collection) from the dict of its fields, the function's second
-#: parameter; ``self``, the entity, its first; any other through the reader of that name, a
-#: global of the function (``namespace``'s ``own``), called with the entity and the name.
+#: parameter; ``self``, the entity, its first; ``parent`` and ``battle`` through the reader of
+#: that name, a global of the function (``namespace``'s ``own``), called with the entity and
+#: the name; a derived value through a reader of its own (a global :func:`reader_name` names,
+#: as a typed read's), called with the entity alone.
 OWN_FIELD: Final = "field"
 OWN_SELF: Final = "self"
-OWN_READERS: Final = ("derived", "parent", "battle")
+OWN_READERS: Final = ("parent", "battle")
 
 
 def _own_reader(how: str) -> str:
@@ -239,9 +242,9 @@ class _Rewrite(ast.NodeTransformer):
         if how == OWN_SELF:
             return ast.Name(_ENTITY, ast.Load())
         if how is not None:
-            if how not in OWN_READERS:
-                raise ValueError(f"no reader '{how}'")
-            return _call(_own_reader(how), ast.Name(_ENTITY, ast.Load()), key)
+            if how in OWN_READERS:
+                return _call(_own_reader(how), ast.Name(_ENTITY, ast.Load()), key)
+            return _call(how, ast.Name(_ENTITY, ast.Load()))  # checked: `compile_function`
         if name in self.constants:
             return ast.Name(constant_name(name), ast.Load())
         return ast.Subscript(ast.Dict([], []), key, ast.Load())
@@ -401,8 +404,9 @@ def compile_function(node: ast.AST, text: str, namespace: dict[str, Any],
     explanation of a failed call: the same expression, run again once it has failed).
 
     With ``own`` (each name the entity answers, and how: :data:`OWN_FIELD`,
-    :data:`OWN_SELF` or one of :data:`OWN_READERS`), a function ``f(entity, fields)`` of an
-    entity and the dict of its fields instead, reading the names as its scope would.
+    :data:`OWN_SELF`, one of :data:`OWN_READERS`, or the global of a reader of the entity,
+    which :func:`reader_name` names), a function ``f(entity, fields)`` of an entity and the
+    dict of its fields instead, reading the names as its scope would.
 
     ``reads`` (by the id of each ``ast.Attribute`` node, see :data:`TypedRead`) says how to
     read the members whose owner's type the static checks know without ``attr``. An
@@ -413,6 +417,9 @@ def compile_function(node: ast.AST, text: str, namespace: dict[str, Any],
     counted against ``limits.max_work`` before it failed stays counted). The first is
     compiled when it is first needed.
     """
+    for how in (own or {}).values():
+        if how not in (OWN_FIELD, OWN_SELF, *OWN_READERS):
+            _typed_read(TYPED_READER, how, namespace)  # a reader's global, or refused
     marks: dict[ast.AST, tuple[str, str]] = {}
     if reads:
         for part in ast.walk(node):

@@ -721,6 +721,8 @@ class Evaluator:
         #: the member reads whose owner's type the static checks know, and how each is
         #: read (:meth:`set_reads`)
         self.reads: dict[int, compiled.TypedRead] = {}
+        #: the readers compiled code calls (:meth:`_reader`): by id, its global and itself
+        self._readers: dict[int, tuple[str, Callable[[Any], Any]]] = {}
 
     def _make(self) -> EvalWithCompoundTypes:
         ev = RuleEval(operators=dict(OPERATORS), functions=self.functions, names={})
@@ -744,7 +746,6 @@ class Evaluator:
         must answer exactly as the evaluator's ``attribute`` does. (A store read that
         fails, its owner not what the checks said, gives way to ``attribute``: see
         :func:`compiled.compile_function`.)"""
-        names: dict[int, str] = {}
         typed: dict[int, compiled.TypedRead] = {}
         for key, (node, how) in reads.items():
             if isinstance(how, str):
@@ -752,12 +753,18 @@ class Evaluator:
                     raise ValueError(f"no store '{how}'")
                 typed[key] = (node, compiled.TYPED_STORE, how)
                 continue
-            name = names.get(id(how))
-            if name is None:
-                name = names[id(how)] = compiled.reader_name(len(names))
-                self.namespace[name] = how
-            typed[key] = (node, compiled.TYPED_READER, name)
+            typed[key] = (node, compiled.TYPED_READER, self._reader(how))
         self.reads = typed
+
+    def _reader(self, reader: Callable[[Any], Any]) -> str:
+        """The global through which compiled code calls ``reader`` (one per reader, named
+        by the evaluator: :func:`compiled.reader_name`)."""
+        known = self._readers.get(id(reader))
+        if known is None:
+            known = self._readers[id(reader)] = (compiled.reader_name(len(self._readers)),
+                                                 reader)
+            self.namespace[known[0]] = reader
+        return known[0]
 
     def _function(self, expr: Expr) -> Callable[[Mapping[str, Any]], Any]:
         slot = expr.compiled
@@ -787,16 +794,21 @@ class Evaluator:
         to :meth:`failure`, as :meth:`eval` does."""
         return self._function(expr) if self.mode == "compiled" else None
 
-    def own_function(self, expr: Expr, own: Mapping[str, str]) -> Callable[[Any, Any], Any] | None:
+    def own_function(self, expr: Expr, own: Mapping[str, str | Callable[[Any], Any]]
+                     ) -> Callable[[Any, Any], Any] | None:
         """A function ``f(entity, fields)`` computing ``expr`` as :meth:`eval` would in the
         entity's scope, for an entity answering the names ``own`` says
-        (:func:`stratagem.expr.compiled.compile_function`), made now; None for the simpleeval
-        evaluator and a constant expression. Whoever calls it hands what it raises to
-        :meth:`failure` with the entity's scope, as :meth:`eval` does."""
+        (:func:`stratagem.expr.compiled.compile_function`; a name read by a reader ``f(entity)``
+        of its own: that reader, which the function calls through a global the evaluator
+        names), made now; None for the simpleeval evaluator and a constant expression.
+        Whoever calls it hands what it raises to :meth:`failure` with the entity's scope, as
+        :meth:`eval` does."""
         if self.mode != "compiled" or expr.is_constant:
             return None
+        names = {name: how if isinstance(how, str) else self._reader(how)
+                 for name, how in own.items()}
         return compiled.compile_function(expr.node, expr.text, self.namespace, OPERATORS,
-                                         self.constants, own=own, reads=self.reads)
+                                         self.constants, own=names, reads=self.reads)
 
     def failure(self, err: Exception, expr: Expr, scope: Mapping[str, Any]) -> Exception:
         """The rule-file error that ``err``, raised while evaluating ``expr`` in ``scope``,

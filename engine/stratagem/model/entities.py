@@ -231,6 +231,9 @@ class EntityKind:
     #: filtered collection, a constant, the simpleeval evaluator)
     functions: dict[str, Callable[[Entity, dict[str, Any]], Any] | None] = field(
         default_factory=dict, repr=False, compare=False)
+    #: each derived value's reader (`derived_reader`), made when first asked for
+    derived_readers: dict[str, Callable[[Any], Any]] = field(
+        default_factory=dict, repr=False, compare=False)
 
     def stated_fields(self) -> dict[str, FieldSpec]:
         """The fields army and scenario files may state (its input fields)."""
@@ -239,14 +242,16 @@ class EntityKind:
     def member_names(self) -> set[str]:
         return set(self.fields) | set(self.children) | set(self.derived)
 
-    def own_names(self) -> dict[str, str]:
+    def own_names(self) -> dict[str, str | Callable[[Any], Any]]:
         """How an entity of this kind answers each name its derived values read bare (as
         :func:`_read` and :class:`EntityScope` do, in their order): a field or a collection
-        from its fields, a derived value, then ``self``, ``parent``, ``battle``. (An
-        entity's fields hold no other names: loading, `update` and `create` take only the
-        kind's.)"""
-        names = {"self": OWN_SELF, "parent": "parent", "battle": "battle"}
-        names.update(dict.fromkeys(self.derived, "derived"))
+        from its fields, a derived value (by its reader, `derived_reader`: the entity is
+        of the kind), then ``self``, ``parent``, ``battle``. (An entity's fields hold no
+        other names: loading, `update` and `create` take only the kind's.) Asked once the
+        kind's slots are planned (compile/readers.py)."""
+        names: dict[str, str | Callable[[Any], Any]] = {
+            "self": OWN_SELF, "parent": "parent", "battle": "battle"}
+        names.update({name: derived_reader(self, name) for name in self.derived})
         names.update(dict.fromkeys(self.children, OWN_FIELD))
         names.update(dict.fromkeys(self.fields, OWN_FIELD))
         return names
@@ -701,22 +706,6 @@ def _own_functions(kind: EntityKind, ruleset: Ruleset
     return kind.functions
 
 
-def _own_derived(entity: Entity, name: str) -> Any:
-    """A derived value of ``entity`` read bare by one of its own (`read_member`'s common
-    cases, then `Entity._derived`). Written out in both: `read_member` calling this one
-    cost about 1 % more instructions a battle (docs/performance.md, "Derived values read
-    their entity directly")."""
-    kind = entity._kind
-    version = entity._w.versions[kind.slots[name]]
-    entry = entity._cache.get(name)
-    if entry is not None:
-        if entry[1] == version:
-            return entry[0]
-        # out of date: computed again at once (what `_derived` would find and do)
-        return entity._compute(name, kind.derived[name], entry, version)
-    return entity._derived(name, kind.derived[name])
-
-
 def _own_parent(entity: Entity, name: str) -> Any:
     """``parent`` read bare by a derived value."""
     return entity._parent
@@ -727,10 +716,10 @@ def _own_battle(entity: Entity, name: str) -> Any:
     return entity.root()
 
 
-#: How the functions of derived values (`EntityKind.functions`) read the names they read
-#: through a reader (`EntityKind.own_names`).
+#: How the functions of derived values (`EntityKind.functions`) read ``parent`` and
+#: ``battle`` (`EntityKind.own_names`; a derived value, by its reader).
 OWN_READERS: Final[dict[str, Callable[[Entity, str], Any]]] = {
-    "derived": _own_derived, "parent": _own_parent, "battle": _own_battle}
+    "parent": _own_parent, "battle": _own_battle}
 
 
 def _viewable(items: list[Any]) -> bool:
@@ -878,8 +867,12 @@ def derived_reader(kind: EntityKind, name: str) -> Callable[[Any], Any]:
     kind (``compile/typed_reads.py``): `read_member`'s answer, with what it looks up
     (the fields, the kind's derived values, the value's slot) known beforehand. An owner
     that is not an entity of that kind is read by `read_member`. (An entity's fields hold
-    only its kind's fields and collections, as `_own_derived` relies on too: a derived
-    value's name is never among them.)"""
+    only its kind's fields and collections: a derived value's name is never among them.)
+    One reader per kind and name (``kind.derived_readers``): the typed reads and the
+    functions of the kind's own derived values (`EntityKind.own_names`) call the same."""
+    made = kind.derived_readers.get(name)
+    if made is not None:
+        return made
     expr = kind.derived[name]
     slot = kind.slots[name]
 
@@ -894,6 +887,7 @@ def derived_reader(kind: EntityKind, name: str) -> Callable[[Any], Any]:
             return owner._compute(name, expr, entry, version)  # out of date
         return owner._derived(name, expr)
 
+    kind.derived_readers[name] = read
     return read
 
 
