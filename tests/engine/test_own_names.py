@@ -154,11 +154,11 @@ def test_a_cached_value_is_read_bare_without_computing_it_again(monkeypatch):
 
 def test_a_derived_value_read_bare_calls_its_kinds_reader(monkeypatch):
     # `twice` reads `field_first` bare: through the reader made for the side kind and that
-    # name (`derived_reader`, one per kind and name), a global of the function
+    # name (`own_reader`, one per kind and name), a global of the function
     rs, _, side = _battle("compiled", monkeypatch)
     assert side.member("twice") == 202
     kind = rs.kinds["side"]
-    reader = kind.derived_readers["field_first"]
+    reader = kind.derived_readers["field_first"][0]
     names = [name for name, value in rs.evaluator.namespace.items() if value is reader]
     assert len(names) == 1 and names[0] in kind.functions["twice"].__code__.co_names
     calls = []

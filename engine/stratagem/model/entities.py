@@ -231,8 +231,8 @@ class EntityKind:
     #: filtered collection, a constant, the simpleeval evaluator)
     functions: dict[str, Callable[[Entity, dict[str, Any]], Any] | None] = field(
         default_factory=dict, repr=False, compare=False)
-    #: each derived value's reader (`derived_reader`), made when first asked for
-    derived_readers: dict[str, Callable[[Any], Any]] = field(
+    #: each derived value's readers (`own_reader`, `derived_reader`), made when first asked for
+    derived_readers: dict[str, tuple[Callable[[Entity], Any], Callable[[Any], Any]]] = field(
         default_factory=dict, repr=False, compare=False)
 
     def stated_fields(self) -> dict[str, FieldSpec]:
@@ -245,13 +245,13 @@ class EntityKind:
     def own_names(self) -> dict[str, str | Callable[[Any], Any]]:
         """How an entity of this kind answers each name its derived values read bare (as
         :func:`_read` and :class:`EntityScope` do, in their order): a field or a collection
-        from its fields, a derived value (by its reader, `derived_reader`: the entity is
-        of the kind), then ``self``, ``parent``, ``battle``. (An entity's fields hold no
+        from its fields, a derived value (by its reader, `own_reader`), then ``self``,
+        ``parent``, ``battle``. (An entity's fields hold no
         other names: loading, `update` and `create` take only the kind's.) Asked once the
         kind's slots are planned (compile/readers.py)."""
         names: dict[str, str | Callable[[Any], Any]] = {
             "self": OWN_SELF, "parent": "parent", "battle": "battle"}
-        names.update({name: derived_reader(self, name) for name in self.derived})
+        names.update({name: own_reader(self, name) for name in self.derived})
         names.update(dict.fromkeys(self.children, OWN_FIELD))
         names.update(dict.fromkeys(self.fields, OWN_FIELD))
         return names
@@ -717,7 +717,7 @@ def _own_battle(entity: Entity, name: str) -> Any:
 
 
 #: How the functions of derived values (`EntityKind.functions`) read ``parent`` and
-#: ``battle`` (`EntityKind.own_names`; a derived value, by its reader).
+#: ``battle`` (`EntityKind.own_names`; a derived value, by its `own_reader`).
 OWN_READERS: Final[dict[str, Callable[[Entity, str], Any]]] = {
     "parent": _own_parent, "battle": _own_battle}
 
@@ -867,14 +867,39 @@ def derived_reader(kind: EntityKind, name: str) -> Callable[[Any], Any]:
     kind (``compile/typed_reads.py``): `read_member`'s answer, with what it looks up
     (the fields, the kind's derived values, the value's slot) known beforehand. An owner
     that is not an entity of that kind is read by `read_member`. (An entity's fields hold
-    only its kind's fields and collections: a derived value's name is never among them.)
-    One reader per kind and name (``kind.derived_readers``): the typed reads and the
-    functions of the kind's own derived values (`EntityKind.own_names`) call the same."""
+    only its kind's fields and collections: a derived value's name is never among them.)"""
+    return _derived_readers(kind, name)[1]
+
+
+def own_reader(kind: EntityKind, name: str) -> Callable[[Entity], Any]:
+    """The derived value ``name`` of an entity of ``kind``, read bare by one of the entity's
+    own derived values (`EntityKind.own_names`): `derived_reader`'s answer without its test
+    of the owner, which is the entity itself."""
+    return _derived_readers(kind, name)[0]
+
+
+def _derived_readers(kind: EntityKind, name: str
+                     ) -> tuple[Callable[[Entity], Any], Callable[[Any], Any]]:
+    """`own_reader` and `derived_reader` of ``name``, made once for the kind
+    (``kind.derived_readers``): the common cases of `Entity._derived`, written out in both
+    (a current value; one out of date, computed at once), the second after its test of the
+    owner. Written out rather than the second calling the first: the test alone cost about
+    2 % more instructions a Mazes & Minotaurs battle in the bare reads (docs/performance.md,
+    "a copy starts with the template's entries"), and a call costs about as much."""
     made = kind.derived_readers.get(name)
     if made is not None:
         return made
     expr = kind.derived[name]
     slot = kind.slots[name]
+
+    def own(entity: Entity) -> Any:
+        version = entity._w.versions[slot]
+        entry = entity._cache.get(name)
+        if entry is not None:
+            if entry[1] == version:
+                return entry[0]
+            return entity._compute(name, expr, entry, version)  # out of date
+        return entity._derived(name, expr)
 
     def read(owner: Any) -> Any:
         if type(owner) is not Entity or owner._kind is not kind:
@@ -887,8 +912,8 @@ def derived_reader(kind: EntityKind, name: str) -> Callable[[Any], Any]:
             return owner._compute(name, expr, entry, version)  # out of date
         return owner._derived(name, expr)
 
-    kind.derived_readers[name] = read
-    return read
+    made = kind.derived_readers[name] = (own, read)
+    return made
 
 
 _SCOPE_NAMES: Final = frozenset({"self", "parent", "battle"})
