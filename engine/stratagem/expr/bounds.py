@@ -133,7 +133,24 @@ def _two_levels(value: list[Any] | tuple[Any, ...], numbers: bool) -> tuple[int,
         elif kind is list or kind is tuple:
             height = 2
             held = memo.get(id(item))
-            if held is None:
+            if held is None and len(item) <= _SHORT:
+                # a short one (a pair, `('morale', 2)`) in one loop: its numbers checked in
+                # order, its text counted; one that holds a list is left to `_walked`,
+                # which checks its numbers in the same order, all of them first
+                held = len(item)
+                for v in item:
+                    part = type(v)
+                    if part is str:
+                        held += len(v)
+                    elif part is int:
+                        if numbers and not -MAX_MAGNITUDE < v < MAX_MAGNITUDE:
+                            raise _refused(v)
+                    elif part in _CONTAINERS:
+                        return None
+                    elif numbers and part in _NUMBERS and _number_kept(v, part):
+                        raise _refused(v)
+                memo[id(item)] = held
+            elif held is None:
                 kinds = set(map(type, item))
                 if numbers:
                     _check_numbers(item, kinds)
@@ -201,6 +218,9 @@ def _check_numbers(items: Any, kinds: set[type]) -> None:
 
 
 _CONTAINERS: Final = frozenset({list, tuple, dict})
+#: The lists within a list that `_two_levels` walks in one loop of Python; a longer one's
+#: types are gathered first by C loops (`set(map(type, ...))`, `min`, `max`).
+_SHORT: Final = 8
 _NUMBERS: Final = frozenset({int, float, Fraction, complex})
 _HOLDERS: Final = frozenset({list, tuple, dict, str})
 #: Lists within lists a kept value may nest (it is written out, and read back, so deep).
@@ -243,8 +263,9 @@ def stored(value: Any) -> Any:
 def _number_kept(value: Any, kind: type) -> bool:
     """Whether ``value`` is a number (False: not one); raises nothing, a number a battle
     may not keep returns True only to be refused (see :func:`stored`)."""
-    if kind is Fraction:
-        return not (-MAX_MAGNITUDE < value < MAX_MAGNITUDE and value.denominator < _INT_BOUND)
+    if kind is Fraction:  # -M < n/d < M, compared as whole numbers (d > 0): no Fraction made
+        n, d = value.numerator, value.denominator
+        return not (-MAX_MAGNITUDE * d < n < MAX_MAGNITUDE * d and d < _INT_BOUND)
     if kind is float:
         return not (-MAX_MAGNITUDE < value < MAX_MAGNITUDE)  # False for NaN too: refused
     return kind is complex or kind is int

@@ -130,6 +130,11 @@ _ENTITY = "__e"
 _FIELDS = "__f"
 _SLOW = "__slow"
 _MISS = "__miss"
+_QUOTIENT = "__quotient"
+
+#: The rounding functions whose call of a quotient, ``floor(a / b)``, is written as one call
+#: of the namespace's ``__quotient`` (see :meth:`_Rewrite.visit_Call`).
+_ROUNDINGS: Final = frozenset({"floor", "ceil", "round_down", "round_up"})
 
 #: How a member read whose owner's type the static checks know (:func:`compile_function`'s
 #: ``reads``) is written: from the dict in which the owner keeps its members by name
@@ -197,8 +202,11 @@ _INT_BOUND: Final = 10**MAX_DIGITS
 class _Rewrite(ast.NodeTransformer):
     def __init__(self, operators: Mapping[type, Any], constants: Collection[str],
                  checked: bool, own: Mapping[str, str] | None = None,
-                 typed: Mapping[ast.AST, tuple[str, str]] | None = None) -> None:
+                 typed: Mapping[ast.AST, tuple[str, str]] | None = None,
+                 quotient: bool = False) -> None:
         self.operators = operators
+        #: the namespace has `__quotient` (see `visit_Call`)
+        self.quotient = quotient
         self.constants = constants
         self.checked = checked
         self.own = own
@@ -251,6 +259,19 @@ class _Rewrite(ast.NodeTransformer):
 
     def visit_Call(self, node: ast.Call) -> ast.AST:
         assert isinstance(node.func, ast.Name)  # compile_expr refused every other callee
+        if (self.quotient and not self.checked and node.func.id in _ROUNDINGS
+                and len(node.args) == 1 and not node.keywords
+                and isinstance(node.args[0], ast.BinOp) and isinstance(node.args[0].op, ast.Div)
+                and ast.Div in self.operators):
+            # floor(a / b) -> __quotient(floor, div, a, b): the function and the operator
+            # read where the call would read them, then a and b, each once, in their order;
+            # __quotient computes floor(div(a, b)) (of two whole numbers with the built-in
+            # floor and `/`, by floor division: no Fraction made)
+            quotient = node.args[0]
+            return ast.copy_location(_call(
+                _QUOTIENT, ast.Name(global_name(node.func.id), ast.Load()),
+                ast.Name(_op(ast.Div), ast.Load()), self.visit(quotient.left),
+                self.visit(quotient.right)), node)
         args = [self.visit(a) for a in node.args]
         keywords = [ast.keyword(k.arg, self.visit(k.value)) for k in node.keywords]
         function: ast.expr = ast.Name(global_name(node.func.id), ast.Load())
@@ -471,7 +492,7 @@ def _compile(node: ast.AST, text: str, namespace: dict[str, Any],
     tree = copy.deepcopy(node, memo)
     # the typed reads, by the copy of each node (`memo` keeps the copies alive meanwhile)
     typed = {memo[id(part)]: how for part, how in marks.items()}
-    rewrite = _Rewrite(operators, constants, checked, own, typed)
+    rewrite = _Rewrite(operators, constants, checked, own, typed, _QUOTIENT in namespace)
     body = rewrite.visit(tree)
     statements: list[ast.stmt] = []
     if rewrite.uses_budget:
@@ -511,17 +532,22 @@ def _function_def(name: str, params: tuple[str, ...], body: list[ast.stmt]) -> a
 def namespace(functions: Mapping[str, Any], operators: Mapping[type, Any],
               attribute: Callable[[Any, str], Any] = read_attribute,
               call: Callable[..., Any] | None = None,
-              own: Mapping[str, Callable[[Any, str], Any]] | None = None) -> dict[str, Any]:
+              own: Mapping[str, Callable[[Any, str], Any]] | None = None,
+              quotient: Callable[[Any, Any, Any, Any], Any] | None = None) -> dict[str, Any]:
     """The globals of compiled expressions: no builtins, the functions, the operators, how
-    to read an attribute, how a checked function calls a function (``call``), and how a
+    to read an attribute, how a checked function calls a function (``call``), how a
     function of an entity reads its names (``own``: a reader for each of
-    :data:`OWN_READERS`).
+    :data:`OWN_READERS`), and, if given, what ``floor(a / b)`` and the other roundings of
+    :data:`_ROUNDINGS` call instead (``quotient(floor, div, a, b)``, which must answer as
+    ``floor(div(a, b))`` does).
 
     With no builtins, a compiled module (mypyc) must never import inside a function that
     an expression calls: it would look for ``__import__`` among them."""
     names: dict[str, Any] = {"__builtins__": {}, _ATTR: attribute, _ITEMS: budgeted,
                              _ITEM: item, _CALL: call, _TYPE: type, _INT: int,
                              _MISS: _FALLBACK_ERRORS}
+    if quotient is not None:
+        names[_QUOTIENT] = quotient
     for kind, fn in operators.items():
         names[_op(kind)] = fn
     for how, reader in (own or {}).items():
