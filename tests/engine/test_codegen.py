@@ -112,6 +112,26 @@ entities:
       note: {{type: str, optional: true}}
 formulas:
   half: {{params: [v], expr: "v // 2"}}
+tables:
+  named:
+    provenance: house-rule
+    rows:
+      - {{key: a, v: 1, dice: 2d1}}
+      - {{key: b, v: 2, dice: "(m)d1"}}
+      - {{key: 3, v: 3, dice: 1d1}}
+  ranged:
+    provenance: house-rule
+    match: range
+    rows:
+      - {{range: [null, 0], v: 10}}
+      - {{range: [1, 5], v: 20}}
+      - {{range: [7, null], v: 30}}
+  paired:
+    provenance: house-rule
+    match: keys
+    rows:
+      - {{keys: [a, b], v: 100}}
+      - {{keys: [b, a], v: 200}}
 procedures:
 {procedures}
 entry: {{battle: fight}}
@@ -173,6 +193,60 @@ CASES = {
         "  - call: count\n    with: {v: a}\n    as: d\n"
         "  - update: battle\n    set: {n: 'd + b + c'}\n"
         "count:\n  params: [v]\n  steps:\n    - return: 'half(v) + base'"),
+    # `lookup`, `roll`, `check`, `decide`, `require` are written by the generated code
+    # without a trace (interp/codegen.py): the same errors, in the same order
+    "a key no row of an exact table has": (
+        "fight:\n  - lookup: named\n    key: \"'c'\"\n    as: row"),
+    "a key a table cannot index (a list)": "fight:\n  - lookup: named\n    key: '[1]'",
+    "a key between two ranges": "fight:\n  - lookup: ranged\n    key: '13 / 2'",
+    "a key of a range table that is text": "fight:\n  - lookup: ranged\n    key: \"'x'\"",
+    "a pair of keys no row has": "fight:\n  - lookup: paired\n    keys: [\"'a'\", \"'a'\"]",
+    "a key that fails before its shift": (
+        "fight:\n  - lookup: ranged\n    key: '[1][2]'\n    shift: 'base / battle.n'"),
+    "a shift that fails": "fight:\n  - lookup: ranged\n    key: '2'\n    shift: 'base / battle.n'",
+    "a table's dice that are not dice": "fight:\n  - roll: {from: \"lookup('named', 3).v > 1\"}",
+    "a table's dice whose name is not set": (
+        "fight:\n  - roll: {from: \"lookup('named', 'b').dice\"}\n    as: r"),
+    "a dice name that is not a whole number": (
+        "fight:\n  - set: {m: '1 / 2'}\n  - roll: '(m)d1'"),
+    "a check whose target is text": (
+        "fight:\n  - check: {roll: '1d1', target: \"'x'\"}\n    as: c"),
+    "a check whose bonus fails": (
+        "fight:\n  - check: {roll: '1d1', target: '3', bonus: 'base / battle.n'}"),
+    "a decision without a default": "fight:\n  - decide: plan\n    as: p",
+    "a decision's default out of its range": (
+        "fight:\n  - decide: plan\n    range: [1, 3]\n    default: '4'\n    as: p"),
+    "a rule broken, with its values": (
+        "fight:\n  - require: 'battle.n > base'\n    with: {n: 'battle.n'}"),
+    "a step that only records, then a mistake": (
+        "fight:\n  - schedule: fight\n    after: 'base / battle.n'\n"
+        "  - set: {a: 'base / battle.n'}"),
+    "it looks up, rolls, checks and decides": (
+        "fight:\n  - for_each:\n      in: '[-3, 0, 1, 5, 7, 99, 1, -3]'\n      as: k\n"
+        "      do:\n        - lookup: ranged\n          key: k\n          as: row\n"
+        "        - lookup: ranged\n          key: k\n          shift: '1'\n          as: down\n"
+        "        - update: battle\n          add: {n: 'row.v + down.v + down.index'}\n"
+        "  - lookup: named\n    key: \"'a'\"\n    as: a\n"
+        "  - lookup: named\n    key: '3'\n  - lookup: named\n    key: '3.0'\n    as: three\n"
+        "  - lookup: named\n    key: \"'b'\"\n    shift: '-1'\n    as: first\n"
+        "  - lookup: paired\n    keys: [\"'b'\", \"'a'\"]\n    as: p\n"
+        "  - set: {m: 2}\n"
+        "  - roll: {from: \"lookup('named', 'b').dice\"}\n    as: r\n    values_as: rs\n"
+        "  - roll: '(m)d1'\n    as: r2\n"
+        "  - check: {roll: '3d1', target: '4', bonus: '1', type: over}\n    as: c\n"
+        "    critical_success: 'roll > 3 and margin == 0'\n"
+        "  - check: {roll: '1d1', target: 'base'}\n"
+        "  - decide: plan\n    range: [1, 3]\n    default: '2'\n    as: d\n"
+        "  - decide: how\n    options: [calm, angry]\n    default: \"'angry'\"\n    as: mood\n"
+        "  - require: 'battle.n > 0'\n"
+        "  - schedule: fight\n    after: '1'\n"
+        "  - update: battle\n    add: {n: 'a.v + three.v + first.v + p.v + r + len(rs) + r2 + d "
+        "+ (100 if c.critical == \"success\" else 0) + (1000 if mood == \"angry\" else 0)'}"),
+    "a bool decision's default that is not true or false": (
+        "fight:\n  - decide: brave\n    for: 'battle.sides[0]'\n    type: bool\n"
+        "    default: 'battle.n'\n    as: b"),
+    "a decision's subject that fails": (
+        "fight:\n  - decide: plan\n    for: 'battle.sides[5]'\n    default: '1'\n    as: p"),
     "it runs (break, return, when)": (
         "fight:\n  - repeat:\n      as: round\n      max: 9\n      report: true\n      do:\n"
         "        - for_each:\n            in: 'range(4)'\n            as: i\n"
@@ -200,13 +274,45 @@ def test_a_runtime_error_reads_the_same_through_both_backends(case, tmp_path):
                         encoding="utf-8")
     generated, interpreted = (battles(scenario, which) for which in ("generated", "interpreter"))
     assert generated == interpreted
-    if case in ("it runs (break, return, when)", "large whole numbers kept"):  # every battle ran
+    if case in ("it runs (break, return, when)", "large whole numbers kept",
+                "it looks up, rolls, checks and decides"):  # every battle ran
         assert all(out.startswith("{") for out in generated), generated[0]
     else:  # a run-time error (not one of loading), placed in the rule file
         assert generated[0].startswith(("ExpressionError", "StratagemError", "LimitError",
                                         "ValueTooLarge")), generated[0]
         assert "rules.yaml:" in generated[0]
 
+
+
+DECIDING = ("fight:\n  - for_each:\n      in: battle.sides\n      as: side\n      do:\n"
+            "        - decide: plan\n          for: side\n          range: [0, 5]\n"
+            "          default: '2'\n          as: p\n"
+            "        - decide: brave\n          for: side\n          type: bool\n"
+            "          default: 'false'\n          as: b\n"
+            "        - update: side\n          set: {y: 'p', flag: 'b'}\n")
+
+
+@pytest.mark.parametrize("plans", [
+    "{plan: {A: 4}}",                       # a plan for one subject; the other's default
+    "{plan: {B: [1, 3]}, brave: {'*': true}}",  # plans for anyone
+    "{plan: {A: {policy: '9'}}}",           # an answer that cannot apply: the error
+    "{plan: {A: {policy: '9', else: 1}}}",  # ... with its fallback
+])
+def test_a_decision_planned_by_the_scenario_is_the_same_through_both_backends(plans, tmp_path):
+    """The generated code answers a decision's default itself only when no plan names it
+    (``codegen._Writer.decide``): a plan, for anyone or for one subject, goes to ``answer``."""
+    (tmp_path / "rules.yaml").write_text(RULESET.format(procedures=textwrap.indent(
+        DECIDING, "  ")), encoding="utf-8")
+    scenario = tmp_path / "battle.yaml"
+    scenario.write_text("kind: scenario\nruleset: rules.yaml\nsides: [{name: A}, {name: B}]\n"
+                        f"decisions: {plans}\n", encoding="utf-8")
+    generated, interpreted = (battles(scenario, which) for which in ("generated", "interpreter"))
+    assert generated == interpreted
+    if "else" not in plans and "9" in plans:
+        assert generated[3].startswith("StratagemError"), generated[3]
+    else:
+        ys = [side["y"] for side in json.loads(generated[3])["sides"]]
+        assert ys != [2, 2], ys  # a plan was taken
 
 
 # -- the values a field takes as they are ---------------------------------------------------
@@ -340,7 +446,7 @@ def test_the_code_is_made_of_the_writers_names_and_no_text_of_a_file(path):
                     assert node.value in FIXED_TEXT or type(node.value) is bool or type(
                         node.value) in (int, type(None)), (name, node.value)
                 elif isinstance(node, ast.keyword):
-                    assert node.arg == "level"
+                    assert node.arg in ("level", "shift")
                 elif isinstance(node, ast.Attribute):
                     assert node.attr in {"steps", "max_steps", "checkpoint", "root",
                                          "procedure", "depth", "limits", "max_rounds",
@@ -353,6 +459,10 @@ def test_the_code_is_made_of_the_writers_names_and_no_text_of_a_file(path):
                                          # moved on, the readers' cached values dropped
                                          "_w", "frozen", "follow", "changes", "append",
                                          "versions", "_cache",
+                                         # `lookup`, `roll`: the table's row, the dice's
+                                         "lookup", "total", "values",
+                                         # `decide`: whether a plan or a prompt answers
+                                         "decisions", "ask", "given",
                                          }, node.attr
             if not tracing:
                 assert not re.search(r"\b(note|emit|round_end|record)\(", source), \

@@ -207,18 +207,27 @@ def test_a_range_table_remembers_a_bounded_number_of_keys():
     ("bonus(1)", "formula 'bonus' needs theirs"),
     ("bonus(1, 2, 3)", "formula 'bonus' takes 2 values, got 3"),
     ("bonus(1, mine=2)", "formula 'bonus' needs theirs"),
+    ("bonus()", "formula 'bonus' needs mine, theirs"),
+    ("bonus(theirs=2)", "formula 'bonus' needs mine"),
+    # a formula of one value (its values are taken by a function of their own)
+    ("gain()", "formula 'gain' needs v"),
+    ("gain(1, 2)", "formula 'gain' takes 1 value"),
+    ("gain(w=1)", "formula 'gain' needs v"),
 ])
 def test_a_formula_called_with_the_wrong_arguments_says_which(call, message):
     text = BASE.replace("entry: {battle: fight}\n", "entry: {battle: fight}\nformulas:\n"
-                        "  bonus: {params: [mine, theirs], expr: 'mine - theirs'}\n")
+                        "  bonus: {params: [mine, theirs], expr: 'mine - theirs'}\n"
+                        "  gain: {params: [v], expr: 'v + 1'}\n")
     rs = compile_ruleset(load_yaml("tiny.yaml", text=text + "    - set: {x: 1}\n"))
     assert rs.evaluate("bonus(5, 2)") == 3
+    assert rs.evaluate("[bonus(theirs=2, mine=5), gain(v=1), gain(1)]") == [3, 2, 2]
     # found at load, at the call (not at the formula's definition), with its parameters
     with pytest.raises(ValidationFailed) as failed:
         compile_ruleset(load_yaml("tiny.yaml", text=text + f"    - set: {{x: \"{call}\"}}\n"))
     (err,) = [e.render() for e in failed.value.errors]
-    assert err.startswith("tiny.yaml:21:16: ") and "($.procedures.fight[0].set.x)" in err
-    assert message in err and err.endswith("hint: bonus(mine, theirs)")
+    assert err.startswith("tiny.yaml:22:16: ") and "($.procedures.fight[0].set.x)" in err
+    assert message in err and err.endswith(
+        "hint: bonus(mine, theirs)" if call.startswith("bonus") else "hint: gain(v)")
     # an expression the API evaluates unchecked says the same when it runs
     with pytest.raises(StratagemError) as ran:
         rs.evaluate(call)

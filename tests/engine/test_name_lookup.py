@@ -5,6 +5,8 @@ derived value before the constants. Both evaluators agree, in every kind of plac
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 from stratagem.compile.ruleset import compile_ruleset
@@ -109,3 +111,26 @@ def test_a_formula_remembers_a_call_by_its_values_and_their_types(ruleset):
         "11", "True1.0", "11", "1.0True"]
     assert ruleset.evaluate("[three(1, 1, 1), three(1, True, 1.0), three(1, 1, 1)]") == [
         "111", "1True1.0", "111"]
+    # a fraction is remembered by its terms (numerator, denominator): equal fractions are
+    # one call, a whole number of the same value another, as is a float
+    assert ruleset.evaluate(
+        "[shown(7 / 2), shown(14 / 4), shown(3.5), shown(x), shown(2), shown(x), shown(7 / 2),"
+        " shown(7 / 4)]", x=Fraction(2)) == ["7/2", "7/2", "3.5", "2", "2", "2", "7/2", "7/4"]
+    assert ruleset.evaluate(
+        "[both(7 / 2, 2), both(2, 7 / 2), both(14 / 4, 2), both(x, 2), both(2, 2), both(x, 2),"
+        " both(2, x), both(7 / 2, 7 / 2), both(7 / 2, 3.5), both(7 / 4, 2), both(2, 7 / 4)]",
+        x=Fraction(2)) == ["7/22", "27/2", "7/22", "22", "22", "22", "22", "7/27/2", "7/23.5",
+                           "7/42", "27/4"]
+    calls = []
+    real = ruleset.evaluator.eval
+    try:
+        ruleset.evaluator.eval = lambda expr, scope: calls.append(dict(scope)) or real(expr, scope)
+        for _ in range(2):  # the second time, every call is remembered
+            ruleset.evaluator.functions["shown"](Fraction(9, 4))
+            ruleset.evaluator.functions["both"](Fraction(9, 4), Fraction(-9, 4))
+            ruleset.evaluator.functions["both"](Fraction(-9, 4), Fraction(9, 4))
+            ruleset.evaluator.functions["both"](Fraction(9, 4), 2)
+    finally:
+        del ruleset.evaluator.eval
+    assert calls == [{"x": Fraction(9, 4)}, {"a": Fraction(9, 4), "b": Fraction(-9, 4)},
+                     {"a": Fraction(-9, 4), "b": Fraction(9, 4)}, {"a": Fraction(9, 4), "b": 2}]

@@ -39,11 +39,13 @@ from stratagem import _native
 from stratagem.errors import StratagemError
 from stratagem.expr import Evaluator, Expr
 from stratagem.interp.context import Run
+from stratagem.interp.decisions import answer, check_default
 from stratagem.interp.steps import (
     KEPT_AS_IT_IS,
     RUN,
     EntityOverlay,
     added_to,
+    broken,
     emit,
     endless,
     field_value,
@@ -51,6 +53,8 @@ from stratagem.interp.steps import (
     loop_items,
     note,
     passes,
+    perform,
+    roll_dice,
     round_end,
     run_procedure,
     too_deep,
@@ -62,11 +66,18 @@ from stratagem.model.steps import (
     Block,
     BreakStep,
     CallStep,
+    CheckStep,
+    DecideStep,
+    EmitStep,
     ForEachStep,
     IfStep,
+    LookupStep,
     Procedure,
     RepeatStep,
+    RequireStep,
     ReturnStep,
+    RollStep,
+    ScheduleStep,
     SetStep,
     Step,
     UpdateStep,
@@ -90,6 +101,10 @@ MAX_REACHES = 4
 #: (whose bound, ``MAX_MAGNITUDE``, is larger): the largest number CPython holds in one
 #: digit, which it compares without a call.
 _COMPACT = 2**30 - 1
+
+#: What reading a table's index of the keys already seen raises for a key not there
+#: (``Table.find``).
+_UNSEEN = (KeyError, TypeError)
 
 #: The only builtins the generated code reads (it writes them itself; a file cannot).
 _BUILTINS: dict[str, Any] = {"enumerate": enumerate, "len": len, "bool": bool,
@@ -530,6 +545,107 @@ class _Writer:
         self.line(inner + 1, call)
         return True
 
+    # -- steps whose runner, without a trace, does only what is written here ---------------
+    # (with a trace, each runner records what it did: the runner is called)
+    def lookup(self, step: LookupStep, depth: int) -> bool:
+        """`lookup` without a trace, as ``run_lookup`` does it: the keys, then the shift,
+        evaluated in order; the table's row found by ``Table.lookup``, whose error is placed
+        at the step. One key and no shift: the row a key already seen found (the table's
+        index, ``Table.find``) is read here; any other key goes to ``Table.lookup``."""
+        table = self.ruleset.tables.get(step.table)
+        if self.tracing or table is None:
+            return False  # a table not there: the runner raises what it raises
+        keys = [self.expr(key, depth) for key in step.keys]
+        given = ", ".join(keys)
+        if step.shift is not None:
+            shift = self.temp()
+            self.line(depth, f"{shift} = {self.value(int, 'g')}({self.expr(step.shift, depth)})")
+            given += f", shift={shift}"
+        name, row = self.value(table), self.temp()
+        self.line(depth, "try:")
+        if len(keys) == 1 and step.shift is None and table.match != "keys":
+            self.line(depth + 1, "try:")
+            self.line(depth + 2, f"{row} = {self.value(table.rows)}[{self.value(table._index)}"
+                                 f"[{keys[0]}]]")
+            self.line(depth + 1, f"except {self.value(_UNSEEN, 'g')}:")
+            self.line(depth + 2, f"{row} = {name}.lookup({given})")
+        else:
+            self.line(depth + 1, f"{row} = {name}.lookup({given})")
+        self.line(depth, f"except {self.value(StratagemError, 'g')} as x:")
+        self.line(depth + 1, f"x.location = {self.value(step, 't')}.location")
+        self.line(depth + 1, "raise")
+        if step.target:
+            self.line(depth, f"s[{self.value(step.target)}] = {row}")
+        return True
+
+    def roll(self, step: RollStep, depth: int) -> bool:
+        """`roll` without a trace: ``roll_dice`` called as ``run_roll`` calls it."""
+        if self.tracing:
+            return False
+        result = self.temp()
+        self.line(depth, f"{result} = {self.value(roll_dice, 'g')}(r, {self.value(step.dice)}, s, "
+                         f"{self.value(step.subject)}, {self.value(step.label)}, "
+                         f"{self.value(step, 't')}.location)")
+        if step.target:
+            self.line(depth, f"s[{self.value(step.target)}] = {result}.total")
+        if step.values_as:
+            self.line(depth, f"s[{self.value(step.values_as)}] = "
+                             f"{self.value(list, 'g')}({result}.values)")
+        return True
+
+    def check(self, step: CheckStep, depth: int) -> bool:
+        """`check` without a trace: ``perform`` called as ``run_check`` calls it."""
+        if self.tracing:
+            return False
+        call = f"{self.value(perform, 'g')}(r, {self.value(step.spec)}, s, " \
+               f"{self.value(step, 't')}.location)"
+        self.line(depth, f"s[{self.value(step.target)}] = {call}[0]" if step.target else call)
+        return True
+
+    def decide(self, step: DecideStep, depth: int) -> bool:
+        """`decide` without a trace, as ``decide`` does it: the subject evaluated; the
+        common ask (no plan for the decision, no prompt: its default) answered here, the
+        default checked by ``check_default`` when it must be (nothing else reads the
+        subject's name); any other by ``answer``."""
+        if self.tracing:
+            return False
+        record, target = self.value(step, "t"), f"s[{self.value(step.target)}]"
+        subject = "None" if step.subject is None else self.expr(step.subject, depth)
+        if step.default is None:
+            self.line(depth, f"{target} = {self.value(answer, 'g')}(r, {record}, s, {subject})[0]")
+            return True
+        decisions = self.temp()
+        self.line(depth, f"{decisions} = r.decisions")
+        self.line(depth, f"if {decisions}.ask is None and not "
+                         f"{decisions}.given.get({self.value(step.id)}):")
+        value = self.expr(step.default, depth + 1)
+        check = f"{self.value(check_default, 'g')}(r, {record}, s, {subject}, {value})"
+        if step.range is not None or step.options is not None:
+            self.line(depth + 1, check)
+        elif step.type == "bool" and not (value in self.ns and type(self.ns[value]) is bool):
+            # what ``check_default`` tests of a bool decision's default (a constant: now)
+            self.line(depth + 1, f"if {self.value(type, 'g')}({value}) is not "
+                                 f"{self.value(bool, 'g')}: {check}")
+        self.line(depth + 1, f"{target} = {value}")
+        self.line(depth, "else:")
+        self.line(depth + 1, f"{target} = {self.value(answer, 'g')}(r, {record}, s, {subject})[0]")
+        return True
+
+    def require(self, step: RequireStep, depth: int) -> bool:
+        """`require` without a trace: the rule tested here, ``broken`` raising the
+        runner's error when it does not hold."""
+        if self.tracing:
+            return False
+        assert step.cond is not None
+        self.line(depth, f"if not {self.expr(step.cond, depth)}: "
+                         f"{self.value(broken, 'g')}(r, {self.value(step, 't')}, s)")
+        return True
+
+    def untraced(self, step: Step, depth: int) -> bool:
+        """`emit` and `schedule` only record: without a trace nothing is written (a `when:`
+        is still evaluated, as the interpreter evaluates it)."""
+        return not self.tracing
+
     def _reach(self, step: UpdateStep) -> list[tuple[list[EntityKind], dict[str, Reach]]]:
         """The kinds of entity that have every field the step changes (those
         ``update_check`` passes), grouped by what a change of each field reaches
@@ -641,7 +757,9 @@ def _takes(unchanged: Unchanged, value: Any) -> bool:
 _STEPS: dict[type, Callable[[_Writer, Any, int], bool]] = {
     SetStep: _Writer.set_, IfStep: _Writer.if_, ForEachStep: _Writer.for_each,
     RepeatStep: _Writer.repeat, BreakStep: _Writer.break_, ReturnStep: _Writer.return_,
-    CallStep: _Writer.call, UpdateStep: _Writer.update,
+    CallStep: _Writer.call, UpdateStep: _Writer.update, LookupStep: _Writer.lookup,
+    RollStep: _Writer.roll, CheckStep: _Writer.check, DecideStep: _Writer.decide,
+    RequireStep: _Writer.require, EmitStep: _Writer.untraced, ScheduleStep: _Writer.untraced,
 }
 
 __all__ = ["BACKENDS", "backend", "generate", "procedures_for", "sources"]

@@ -160,8 +160,14 @@ def decide(run: Run, step: DecideStep, scope: dict[str, Any]) -> tuple[Any, dict
     """Answer one ask of a `decide` step: the value, and what the trace records of it (when
     the battle is traced)."""
     subject = run.evaluator.eval(step.subject, scope) if step.subject is not None else None
-    who = subject.label() if isinstance(subject, Entity) else (
-        str(subject) if subject is not None else "")
+    return answer(run, step, scope, subject)
+
+
+def answer(run: Run, step: DecideStep, scope: dict[str, Any],
+           subject: Any) -> tuple[Any, dict[str, Any]]:
+    """:func:`decide` once the subject is known (the generated code evaluates it, and
+    answers the common ask itself: no plan, no prompt, the rule's default)."""
+    who = _named(subject)
     decisions = run.decisions
     plan = decisions.find(step.id, who)
     why: Reason | None = None
@@ -169,9 +175,7 @@ def decide(run: Run, step: DecideStep, scope: dict[str, Any]) -> tuple[Any, dict
         # the common ask, the rule's default, answered without an `Asking` unless its
         # answer must be checked (a range, options; of a bool decision, the type)
         value, source = run.evaluator.eval(step.default, scope), "default"
-        if step.range is not None or step.options is not None or (
-                step.type == "bool" and not isinstance(value, bool)):
-            _check(Asking(step, run, scope, subject, who), value, source)
+        check_default(run, step, scope, subject, value, who)
         return value, (_traced(step, value, source, who, None) if run.tracing else {})
     asking = Asking(step, run, scope, subject, who)
     if plan is not None:
@@ -203,6 +207,23 @@ def decide(run: Run, step: DecideStep, scope: dict[str, Any]) -> tuple[Any, dict
     if plan is not None or source == "prompt":
         decisions.record(step.id, who, value)
     return value, (_traced(step, value, source, who, why) if run.tracing else {})
+
+
+def check_default(run: Run, step: DecideStep, scope: dict[str, Any], subject: Any,
+                  value: Any, who: str | None = None) -> None:
+    """The rule's default checked when it must be (a range, options; of a bool decision,
+    the type) by an `Asking`, made only then; ``who`` names the subject, else it is named
+    here."""
+    if step.range is not None or step.options is not None or (
+            step.type == "bool" and not isinstance(value, bool)):
+        _check(Asking(step, run, scope, subject, _named(subject) if who is None else who),
+               value, "default")
+
+
+def _named(subject: Any) -> str:
+    """The subject of an ask as plans and the trace name it."""
+    return subject.label() if isinstance(subject, Entity) else (
+        str(subject) if subject is not None else "")
 
 
 def _traced(step: DecideStep, value: Any, source: str, who: str, why: Reason | None
@@ -318,4 +339,4 @@ def reason_text(t: Translator, why: Reason) -> str:
     return str(t.t(why[0], **dict(why[1])))
 
 
-__all__ = ["Asking", "Decisions", "decide", "reason_text"]
+__all__ = ["Asking", "Decisions", "answer", "check_default", "decide", "reason_text"]

@@ -172,44 +172,39 @@ def roll_dice(run: Run, dice: Dice, scope: Mapping[str, Any], subject: Expr | No
     """The roll of a step's dice; an error that names no place of its own (dice too many
     for their names' values, a dice text from a value that does not parse) is placed at
     ``location``, the step's."""
-    try:
-        return _roll(run, dice, scope, subject, label)
+    try:  # one function, not two: a roll is made at every `roll`, `check` and `contest`
+        expr = dice.literal
+        if expr is None:
+            assert dice.source is not None
+            value = run.evaluator.eval(dice.source, scope)
+            if isinstance(value, (int, str)) and not isinstance(value, bool):
+                expr = parse_dice(str(value), dialect=dice.dialect)
+            elif isinstance(value, DiceExpr):  # a table's dice cell
+                expr = value
+            else:
+                raise StratagemError(
+                    f"`{dice.source.text}` gives {describe(value)}, not dice",
+                    hint="`from:` must give a dice text such as '3d6' or a whole number",
+                    location=dice.source.location, key="run.roll_from_not_dice",
+                    params={"text": dice.source.text, "value": describe(value)})
+        names = ({n: _as_int(run.evaluator.eval(e, scope), n, e)
+                  for n, e in dice.names.items()} if dice.names else {})
+        extra = getattr(expr, "names", None)
+        if extra:  # a roll taken from a table or a value: its names are read here
+            for n in extra:
+                if n not in names:
+                    read = dice.found.get(n)
+                    if read is None:
+                        read = dice.found[n] = compile_expr(n)
+                    names[n] = _as_int(run.evaluator.eval(read, scope), n, None)
+        if run.dice.uses_labels:
+            who = subject_name(run, scope, subject)
+            label = f"{who}: {label}" if who else label
+        return run.dice.roll(expr, names, label)
     except StratagemError as err:
         if err.location is None:
             err.location = location
         raise
-
-
-def _roll(run: Run, dice: Dice, scope: Mapping[str, Any], subject: Expr | None,
-          label: str) -> Any:
-    expr = dice.literal
-    if expr is None:
-        assert dice.source is not None
-        value = run.evaluator.eval(dice.source, scope)
-        if isinstance(value, (int, str)) and not isinstance(value, bool):
-            expr = parse_dice(str(value), dialect=dice.dialect)
-        elif isinstance(value, DiceExpr):  # a table's dice cell
-            expr = value
-        else:
-            raise StratagemError(
-                f"`{dice.source.text}` gives {describe(value)}, not dice",
-                hint="`from:` must give a dice text such as '3d6' or a whole number",
-                location=dice.source.location, key="run.roll_from_not_dice",
-                params={"text": dice.source.text, "value": describe(value)})
-    names = ({n: _as_int(run.evaluator.eval(e, scope), n, e) for n, e in dice.names.items()}
-             if dice.names else {})
-    extra = getattr(expr, "names", None)
-    if extra:  # a roll taken from a table or a value: its names are read here
-        for n in extra:
-            if n not in names:
-                read = dice.found.get(n)
-                if read is None:
-                    read = dice.found[n] = compile_expr(n)
-                names[n] = _as_int(run.evaluator.eval(read, scope), n, None)
-    if run.dice.uses_labels:
-        who = subject_name(run, scope, subject)
-        label = f"{who}: {label}" if who else label
-    return run.dice.roll(expr, names, label)
 
 
 def _as_int(value: Any, name: str, expr: Expr | None) -> int:
@@ -735,6 +730,13 @@ def run_require(run: Run, step: RequireStep, scope: dict[str, Any]) -> None:
         if run.tracing:
             run.record(step, {"rule": step.cond.text, "holds": True}, level="quiet")
         return
+    broken(run, step, scope)
+
+
+def broken(run: Run, step: RequireStep, scope: dict[str, Any]) -> NoReturn:
+    """The error of a `require` whose rule does not hold (the generated code, which tests
+    the rule itself, calls it too)."""
+    assert step.cond is not None
     params = {name: run.evaluator.eval(expr, scope) for name, expr in step.params.items()}
     text = run.translate(step.message, params) if step.message else None
     location = step.location
