@@ -306,7 +306,7 @@ def _install_formulas(rs: Ruleset, formulas: Mapping[str, tuple[list[str], Expr]
             if kind in _HASHED:
                 key: tuple[Any, ...] = (kind, a)
             elif kind is Fraction:
-                key = (kind, a._numerator, a._denominator)
+                key = (kind, a.numerator, a.denominator)
             else:
                 return rs.evaluator.eval(expr, {first: a})
             try:
@@ -325,8 +325,8 @@ def _install_formulas(rs: Ruleset, formulas: Mapping[str, tuple[list[str], Expr]
             if kind in _HASHED and other in _HASHED:
                 key: tuple[Any, ...] = (kind, other, a, b)
             elif kind in _PLAIN_ARGS and other in _PLAIN_ARGS:
-                key = (kind, other, (a._numerator, a._denominator) if kind is Fraction else a,
-                       (b._numerator, b._denominator) if other is Fraction else b)
+                key = (kind, other, (a.numerator, a.denominator) if kind is Fraction else a,
+                       (b.numerator, b.denominator) if other is Fraction else b)
             else:
                 return rs.evaluator.eval(expr, {first: a, second: b})
             try:

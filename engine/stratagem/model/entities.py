@@ -884,8 +884,9 @@ def _derived_readers(kind: EntityKind, name: str
     (``kind.derived_readers``): the common cases of `Entity._derived`, written out in both
     (a current value; one out of date, computed at once), the second after its test of the
     owner. Written out rather than the second calling the first: the test alone cost about
-    2 % more instructions a Mazes & Minotaurs battle in the bare reads (docs/performance.md,
-    "a copy starts with the template's entries"), and a call costs about as much."""
+    2 % more instructions a battle, in the benchmark that reads most values bare
+    (docs/performance.md, "a copy starts with the template's entries"), and a call costs
+    about as much."""
     made = kind.derived_readers.get(name)
     if made is not None:
         return made
