@@ -159,6 +159,8 @@ _FALLBACK_ERRORS: Final = (AttributeError, KeyError)
 OWN_FIELD: Final = "field"
 OWN_SELF: Final = "self"
 OWN_READERS: Final = ("parent", "battle")
+#: Every way :func:`compile_function` takes of reading a name but a reader's global.
+_OWN_WAYS: Final = (OWN_FIELD, OWN_SELF) + OWN_READERS
 
 
 def _own_reader(how: str) -> str:
@@ -439,7 +441,7 @@ def compile_function(node: ast.AST, text: str, namespace: dict[str, Any],
     compiled when it is first needed.
     """
     for how in (own or {}).values():
-        if how not in (OWN_FIELD, OWN_SELF, *OWN_READERS):
+        if how not in _OWN_WAYS:  # (a starred tuple here stops mypyc: an internal error)
             _typed_read(TYPED_READER, how, namespace)  # a reader's global, or refused
     marks: dict[ast.AST, tuple[str, str]] = {}
     if reads:
