@@ -43,7 +43,7 @@ def typed_reads(rs: Ruleset, types: Mapping[int, Type | None],
     (``types``, by the id of its ``ast.Attribute`` node, ``nodes`` the nodes), with how to
     read it (``Evaluator.set_reads``). Call it once the ruleset's slots are planned
     (``compile.readers``): a derived value's reader keeps its slot."""
-    readers: dict[tuple[str, str], Callable[[Any], Any]] = {}
+    parents: dict[str, Callable[[Any], Any]] = {}  # each kind's `parent_reader`
     columns: dict[str, set[str]] = {}
     out: dict[int, tuple[ast.AST, How]] = {}
     for key, of in types.items():
@@ -55,7 +55,7 @@ def typed_reads(rs: Ruleset, types: Mapping[int, Type | None],
             kind = rs.kinds.get(of.name)
             if kind is None:
                 continue
-            how = _entity_read(kind, name, readers)
+            how = _entity_read(kind, name, parents)
             if how is not None:
                 out[key] = (node, how)
         elif of.what == "row":
@@ -65,15 +65,15 @@ def typed_reads(rs: Ruleset, types: Mapping[int, Type | None],
 
 
 def _entity_read(kind: EntityKind, name: str,
-                 readers: dict[tuple[str, str], Callable[[Any], Any]]) -> How | None:
+                 parents: dict[str, Callable[[Any], Any]]) -> How | None:
     if name in kind.fields or name in kind.children:
         return "_f"
     if name in kind.derived:
         return derived_reader(kind, name)
     if name == "parent" and name not in kind.member_names():
-        reader = readers.get((kind.name, ""))
+        reader = parents.get(kind.name)
         if reader is None:
-            reader = readers[(kind.name, "")] = parent_reader(kind)
+            reader = parents[kind.name] = parent_reader(kind)
         return reader
     return None
 
