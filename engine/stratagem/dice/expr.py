@@ -21,7 +21,7 @@ from stratagem.dice.distribution import Distribution, compute
 from stratagem.dice.errors import DiceLimitError, DiceValueError, short
 from stratagem.dice.resolve import Env, Resolver, RNode, bind, bounds
 from stratagem.dice.roll import RollResult
-from stratagem.dice.roller import Group, Runner, compile_roller
+from stratagem.dice.roller import Bits, Group, Runner, Total, compile_roller, compile_total
 from stratagem.dice.weights import power
 
 
@@ -43,6 +43,8 @@ class Plan:
     env: Env
     run: Runner
     limits: DiceLimits
+    #: One repetition's total, drawn with ``getrandbits`` (:func:`compile_total`).
+    total: Total
 
 
 def make_plan(expr: DiceExpr, env: Env, limits: DiceLimits) -> Plan:
@@ -79,7 +81,8 @@ def make_plan(expr: DiceExpr, env: Env, limits: DiceLimits) -> Plan:
                         "total": str(repeat * resolver.dice), "max": str(limits.max_dice)},
             )
         low, high = bounds(body)
-        return Plan(body, repeat, low, high, env, compile_roller(body), limits)
+        return Plan(body, repeat, low, high, env, compile_roller(body), limits,
+                    compile_total(body))
     except RecursionError:
         raise DiceLimitError("the expression nests too deeply", text=expr.text,
                              key="dice.too_deep") from None
@@ -170,6 +173,21 @@ class DiceExpr:
             values.append(run(randint, groups))
             reps.append(tuple(groups))
         return RollResult.rolled(self, sum(values), tuple(values), tuple(reps), plan.env)
+
+    def roll_total(
+        self,
+        bits: Bits,
+        names: Mapping[str, object] = NO_NAMES,
+        limits: DiceLimits | None = None,
+    ) -> int:
+        """The total of one roll with ``bits``, a :class:`random.Random`'s ``getrandbits``:
+        what ``roll`` with that generator gives as ``total``, the generator left as ``roll``
+        leaves it, and nothing else kept (no faces, no result)."""
+        plan = self._plan if self._plan is not None and limits is None else self.plan(names, limits)
+        total = plan.total
+        if plan.repeat == 1:
+            return total(bits)
+        return sum([total(bits) for _ in range(plan.repeat)])
 
     def distribution(
         self,

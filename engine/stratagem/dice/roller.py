@@ -15,6 +15,14 @@ rolled::
 Dice are rolled left to right, in the order they are written, so the trace
 (:mod:`stratagem.dice.render`) can walk the original tree and meet the same
 groups in the same order. Constants never roll, so folding them is safe.
+
+:func:`compile_total` turns the same tree into ``total(getrandbits) -> int``,
+for a caller that keeps only the total (a battle without a trace): it draws
+each face straight from a ``random.Random``'s ``getrandbits``, exactly as that
+generator's ``randint(1, sides)`` would (``sides.bit_length()`` bits, drawn
+again while they make a number of ``sides`` or more: CPython 3.11-3.13's
+``_randbelow_with_getrandbits``), the same faces in the same order as the
+runner, and records none of them. The tests check both against each other.
 """
 
 from __future__ import annotations
@@ -27,6 +35,8 @@ from stratagem.dice.resolve import RDie, RNode
 Group = tuple[int, tuple[int, ...], tuple[tuple[int, ...], ...] | None, tuple[bool, ...] | None]
 RandInt = Callable[[int, int], int]
 Runner = Callable[[RandInt, list[Group]], int]
+Bits = Callable[[int], int]
+Total = Callable[[Bits], int]
 
 
 def compile_roller(node: RNode) -> Runner:
@@ -144,5 +154,122 @@ def _general_die(node: RDie) -> Runner:
             flags[index] = True
         groups.append((sides, values, chains, tuple(flags)))
         return sum(values[index] for index in order)
+
+    return run
+
+
+# -- the total only -----------------------------------------------------------------------
+def compile_total(node: RNode) -> Total:
+    """A function that rolls ``node`` once with ``getrandbits`` and gives only its total
+    (see the module doc): the runner's faces, in the runner's order."""
+    if isinstance(node, Const):
+        value = node.value
+        return lambda bits: value
+    if isinstance(node, RDie):
+        return _die_total(node)
+    if isinstance(node, Neg):
+        inner = compile_total(node.operand)
+        return lambda bits: -inner(bits)
+    if isinstance(node, Sum):
+        return _sum_total(node)
+    if isinstance(node, Product):
+        return _product_total(node)
+    if isinstance(node, CeilDiv):
+        num, den = compile_total(node.num), compile_total(node.den)
+        return lambda bits: -(-num(bits) // den(bits))
+    if isinstance(node, Call):
+        args = [compile_total(a) for a in node.args]
+        pick = min if node.func == "min" else max
+        return lambda bits: pick([f(bits) for f in args])
+    raise TypeError(f"not a resolved dice node: {node!r}")  # pragma: no cover
+
+
+def _sum_total(node: Sum[RNode]) -> Total:
+    constant = 0
+    terms: list[tuple[bool, Total]] = []
+    for op, term in [("+", node.first), *((op, n) for op, n, _ in node.rest)]:
+        if isinstance(term, Const):
+            constant += term.value if op == "+" else -term.value
+        else:
+            terms.append((op == "+", compile_total(term)))
+    if len(terms) == 1 and terms[0][0]:
+        only = terms[0][1]
+        return lambda bits: only(bits) + constant
+
+    def run(bits: Bits) -> int:
+        total = constant
+        for plus, term in terms:
+            if plus:
+                total += term(bits)
+            else:
+                total -= term(bits)
+        return total
+
+    return run
+
+
+def _product_total(node: Product[RNode]) -> Total:
+    first = compile_total(node.first)
+    rest = [(op == "*", compile_total(n)) for op, n, _ in node.rest]
+
+    def run(bits: Bits) -> int:
+        value = first(bits)
+        for times, factor in rest:
+            if times:
+                value *= factor(bits)
+            else:
+                value //= factor(bits)
+        return value
+
+    return run
+
+
+def _die_total(node: RDie) -> Total:
+    # a face is 1 + r, r drawn as randint(1, sides) draws it (a die has at least one side)
+    count, sides, depth, keep, highest = node.count, node.sides, node.depth, node.keep, node.highest
+    k = sides.bit_length()
+    dice = range(count)
+    if depth == 0 and keep is None:
+        if count == 1:
+
+            def one(bits: Bits) -> int:
+                r = bits(k)
+                while r >= sides:
+                    r = bits(k)
+                return r + 1
+
+            return one
+
+        def plain(bits: Bits) -> int:
+            total = count  # the 1 of each face
+            for _ in dice:
+                r = bits(k)
+                while r >= sides:
+                    r = bits(k)
+                total += r
+            return total
+
+        return plain
+
+    def run(bits: Bits) -> int:
+        values = []
+        for _ in dice:
+            r = bits(k)
+            while r >= sides:
+                r = bits(k)
+            face = value = r + 1
+            rolls = 1
+            while face == sides and rolls <= depth:  # an exploding die rolls again
+                r = bits(k)
+                while r >= sides:
+                    r = bits(k)
+                face = r + 1
+                value += face
+                rolls += 1
+            values.append(value)
+        if keep is None:
+            return sum(values)
+        # the kept dice's values: the same whichever of equal dice the runner flags
+        return sum(sorted(values, reverse=highest)[:keep])
 
     return run

@@ -579,13 +579,19 @@ class _Writer:
         return True
 
     def roll(self, step: RollStep, depth: int) -> bool:
-        """`roll` without a trace: ``roll_dice`` called as ``run_roll`` calls it."""
+        """`roll` without a trace: ``roll_dice`` called as ``run_roll`` calls it (for the
+        total alone when that is all the step keeps)."""
         if self.tracing:
             return False
+        call = f"{self.value(roll_dice, 'g')}(r, {self.value(step.dice)}, s, " \
+               f"{self.value(step.subject)}, {self.value(step.label)}, " \
+               f"{self.value(step, 't')}.location"
+        if not step.values_as:
+            self.line(depth, f"s[{self.value(step.target)}] = {call}, True)" if step.target
+                      else f"{call}, True)")
+            return True
         result = self.temp()
-        self.line(depth, f"{result} = {self.value(roll_dice, 'g')}(r, {self.value(step.dice)}, s, "
-                         f"{self.value(step.subject)}, {self.value(step.label)}, "
-                         f"{self.value(step, 't')}.location)")
+        self.line(depth, f"{result} = {call})")
         if step.target:
             self.line(depth, f"s[{self.value(step.target)}] = {result}.total")
         if step.values_as:

@@ -50,6 +50,11 @@ class DiceSource:
     def roll(self, expr: DiceExpr, names: Mapping[str, int], label: str) -> RollResult:
         raise NotImplementedError
 
+    def total(self, expr: DiceExpr, names: Mapping[str, int], label: str) -> int:
+        """Only the total of a roll (for a caller that keeps nothing else): the roll's, so a
+        source sees every roll, asked as ``roll`` is asked."""
+        return self.roll(expr, names, label).total
+
 
 class FirstRoll(Exception):
     """Raised by :class:`StopAtFirstRoll`: the battle reached its first roll of the dice."""
@@ -90,10 +95,22 @@ class SeededDice(DiceSource):
     def __init__(self, seed: int | None = None, rng: random.Random | None = None) -> None:
         self.rng = rng or random.Random(seed)
         # a generator of another kind (its own randint, say) is asked as it is
-        self._draws: Any = _Draws(self.rng) if type(self.rng) is random.Random else self.rng
+        plain = type(self.rng) is random.Random
+        self._draws: Any = _Draws(self.rng) if plain else self.rng
+        #: ``getrandbits`` of a plain ``random.Random``, which a total alone is drawn from
+        #: (the faces ``randint`` would give, :func:`stratagem.dice.roller.compile_total`);
+        #: a source made from this one asks its own ``roll``
+        self._bits: Callable[[int], int] | None = (
+            self.rng.getrandbits if plain and type(self) is SeededDice else None)
 
     def roll(self, expr: DiceExpr, names: Mapping[str, int], label: str) -> RollResult:
         return expr.roll(self._draws, names)
+
+    def total(self, expr: DiceExpr, names: Mapping[str, int], label: str) -> int:
+        bits = self._bits
+        if bits is None:
+            return self.roll(expr, names, label).total
+        return expr.roll_total(bits, names)
 
 
 class _Draws:

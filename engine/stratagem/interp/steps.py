@@ -168,10 +168,11 @@ def subject_name(run: Run, scope: Mapping[str, Any], subject: Expr | None) -> st
 
 
 def roll_dice(run: Run, dice: Dice, scope: Mapping[str, Any], subject: Expr | None,
-              label: str, location: Location | None) -> Any:
-    """The roll of a step's dice; an error that names no place of its own (dice too many
-    for their names' values, a dice text from a value that does not parse) is placed at
-    ``location``, the step's."""
+              label: str, location: Location | None, only_total: bool = False) -> Any:
+    """The roll of a step's dice (with ``only_total``, its total alone: the source's
+    ``total``); an error that names no place of its own (dice too many for their names'
+    values, a dice text from a value that does not parse) is placed at ``location``, the
+    step's."""
     try:  # one function, not two: a roll is made at every `roll`, `check` and `contest`
         expr = dice.literal
         if expr is None:
@@ -200,6 +201,8 @@ def roll_dice(run: Run, dice: Dice, scope: Mapping[str, Any], subject: Expr | No
         if run.dice.uses_labels:
             who = subject_name(run, scope, subject)
             label = f"{who}: {label}" if who else label
+        if only_total:
+            return run.dice.total(expr, names, label)
         return run.dice.roll(expr, names, label)
     except StratagemError as err:
         if err.location is None:
@@ -273,6 +276,11 @@ def run_set(run: Run, step: SetStep, scope: dict[str, Any]) -> None:
 
 
 def run_roll(run: Run, step: RollStep, scope: dict[str, Any]) -> None:
+    if not run.tracing and not step.values_as:  # the total is all that is kept
+        total = roll_dice(run, step.dice, scope, step.subject, step.label, step.location, True)
+        if step.target:
+            scope[step.target] = total
+        return
     result = roll_dice(run, step.dice, scope, step.subject, step.label, step.location)
     if step.target:
         scope[step.target] = result.total
