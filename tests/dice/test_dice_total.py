@@ -39,15 +39,25 @@ GRID = [
 SEEDS = range(60)
 
 
+class ViaRandint:
+    """A random.Random asked only for its randint: the reference every draw must match."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.randint = rng.randint
+
+
 @pytest.mark.parametrize(("text", "names"), GRID, ids=[t for t, _ in GRID])
-def test_the_total_is_the_full_rolls_and_the_generator_moves_on_alike(text, names):
+def test_the_bits_give_the_rolls_and_totals_randint_gives(text, names):
     expr = parse_dice(text)
     for seed in SEEDS:
-        full, alone = random.Random(seed), random.Random(seed)
-        # the full roll asks random.Random.randint itself: the reference
-        totals = [expr.roll(full, names).total for _ in range(3)]
-        assert [expr.roll_total(alone.getrandbits, names) for _ in range(3)] == totals
-        assert alone.getstate() == full.getstate()
+        reference, full, alone = (random.Random(seed) for _ in range(3))
+        expected = [expr.roll(ViaRandint(reference), names) for _ in range(3)]
+        rolled = [expr.roll(full, names) for _ in range(3)]  # drawn from the bits
+        assert rolled == expected
+        assert [r.describe() for r in rolled] == [r.describe() for r in expected]
+        assert [expr.roll_total(alone, names) for _ in range(3)] == [r.total for r in expected]
+        assert alone.getstate() == full.getstate() == reference.getstate()
 
 
 @pytest.mark.parametrize(("text", "names"), GRID, ids=[t for t, _ in GRID])
@@ -74,24 +84,32 @@ def test_a_battle_of_rolls_keeps_its_draws_whichever_way_each_roll_is_made():
 
 def test_the_bits_of_a_die_of_every_size_are_the_faces_randint_gives():
     for sides in (*range(1, 70), 99, 100, 101, 127, 128, 129, 255, 256, 1000, 1024, 10000):
-        expr = parse_dice(f"40d{sides}")
-        one = parse_dice(f"d{sides}")
-        full, alone = random.Random(sides), random.Random(sides)
-        assert expr.roll_total(alone.getrandbits) == sum(full.randint(1, sides)
-                                                          for _ in range(40))
-        assert [one.roll_total(alone.getrandbits) for _ in range(5)] == [
-            full.randint(1, sides) for _ in range(5)]
-        assert alone.getstate() == full.getstate()
+        many, one, kept = (parse_dice(f"40d{sides}"), parse_dice(f"d{sides}"),
+                                parse_dice(f"3d{sides}kh2"))
+        reference, full, alone = (random.Random(sides) for _ in range(3))
+        faces = [reference.randint(1, sides) for _ in range(48)]
+        assert expr_faces(many.roll(full)) == faces[:40]
+        assert [one.roll(full).total for _ in range(5)] == faces[40:45]
+        assert expr_faces(kept.roll(full)) == faces[45:]
+        assert many.roll_total(alone) == sum(faces[:40])
+        assert [one.roll_total(alone) for _ in range(5)] == faces[40:45]
+        assert kept.roll_total(alone) == sum(sorted(faces[45:])[1:])
+        assert alone.getstate() == full.getstate() == reference.getstate()
+
+
+def expr_faces(result) -> list[int]:  # type: ignore[no-untyped-def]
+    return [face for die in result.dice for face in die.faces]
 
 
 def test_a_roll_with_other_limits_is_the_same_roll():
     expr = parse_dice("3d6!kh2")
     limits = DiceLimits(max_explosion_depth=1)
     for seed in range(50):
-        full, alone = random.Random(seed), random.Random(seed)
-        assert (expr.roll_total(alone.getrandbits, limits=limits)
-                == expr.roll(full, limits=limits).total)
-        assert alone.getstate() == full.getstate()
+        reference, full, alone = (random.Random(seed) for _ in range(3))
+        expected = expr.roll(ViaRandint(reference), limits=limits)
+        assert expr.roll(full, limits=limits) == expected
+        assert expr.roll_total(alone, limits=limits) == expected.total
+        assert alone.getstate() == full.getstate() == reference.getstate()
 
 
 # -- generators and sources of another kind see every roll as before ----------------------

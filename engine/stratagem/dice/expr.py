@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
+from random import Random
 from typing import Protocol
 
 from stratagem.dice.ast import Node, free_names
@@ -21,7 +22,7 @@ from stratagem.dice.distribution import Distribution, compute
 from stratagem.dice.errors import DiceLimitError, DiceValueError, short
 from stratagem.dice.resolve import Env, Resolver, RNode, bind, bounds
 from stratagem.dice.roll import RollResult
-from stratagem.dice.roller import Bits, Group, Runner, Total, compile_roller, compile_total
+from stratagem.dice.roller import Group, Runner, Total, compile_roller, compile_total
 from stratagem.dice.weights import power
 
 
@@ -43,7 +44,9 @@ class Plan:
     env: Env
     run: Runner
     limits: DiceLimits
-    #: One repetition's total, drawn with ``getrandbits`` (:func:`compile_total`).
+    #: ``run`` drawing from a ``random.Random``'s ``getrandbits`` (``compile_roller``).
+    run_bits: Runner
+    #: One repetition's total, drawn from ``getrandbits`` (:func:`compile_total`).
     total: Total
 
 
@@ -82,7 +85,7 @@ def make_plan(expr: DiceExpr, env: Env, limits: DiceLimits) -> Plan:
             )
         low, high = bounds(body)
         return Plan(body, repeat, low, high, env, compile_roller(body), limits,
-                    compile_total(body))
+                    compile_roller(body, bits=True), compile_total(body))
     except RecursionError:
         raise DiceLimitError("the expression nests too deeply", text=expr.text,
                              key="dice.too_deep") from None
@@ -160,31 +163,39 @@ class DiceExpr:
         names: Mapping[str, object] = NO_NAMES,
         limits: DiceLimits | None = None,
     ) -> RollResult:
-        """Roll once with ``rng.randint``; names the expression does not use are ignored."""
+        """Roll once with ``rng.randint``; names the expression does not use are ignored.
+        A ``random.Random`` itself (not a subclass, which may draw its own way) is asked
+        for the bits its ``randint`` would draw, the same numbers in fewer calls."""
         plan = self._plan if self._plan is not None and limits is None else self.plan(names, limits)
-        randint, run = rng.randint, plan.run
+        draw: object  # randint, or getrandbits for run_bits
+        if type(rng) is Random:
+            draw, run = rng.getrandbits, plan.run_bits
+        else:
+            draw, run = rng.randint, plan.run
         if plan.repeat == 1:
             groups: list[Group] = []
-            value = run(randint, groups)
+            value = run(draw, groups)
             return RollResult.rolled(self, value, (value,), (tuple(groups),), plan.env)
         values, reps = [], []
         for _ in range(plan.repeat):
             groups = []
-            values.append(run(randint, groups))
+            values.append(run(draw, groups))
             reps.append(tuple(groups))
         return RollResult.rolled(self, sum(values), tuple(values), tuple(reps), plan.env)
 
     def roll_total(
         self,
-        bits: Bits,
+        rng: RandomSource,
         names: Mapping[str, object] = NO_NAMES,
         limits: DiceLimits | None = None,
     ) -> int:
-        """The total of one roll with ``bits``, a :class:`random.Random`'s ``getrandbits``:
-        what ``roll`` with that generator gives as ``total``, the generator left as ``roll``
-        leaves it, and nothing else kept (no faces, no result)."""
+        """``roll(rng, names, limits).total``, the generator left as ``roll`` leaves it;
+        from a ``random.Random`` itself, drawn from its bits with nothing else kept (no
+        faces, no result)."""
+        if type(rng) is not Random:
+            return self.roll(rng, names, limits).total
         plan = self._plan if self._plan is not None and limits is None else self.plan(names, limits)
-        total = plan.total
+        total, bits = plan.total, rng.getrandbits
         if plan.repeat == 1:
             return total(bits)
         return sum([total(bits) for _ in range(plan.repeat)])

@@ -2,8 +2,10 @@
 
 :func:`compile_roller` turns a resolved tree (see :mod:`stratagem.dice.resolve`)
 into a function ``run(randint, groups) -> int``. ``randint`` is the caller's
-``rng.randint`` (all randomness goes through it, one call per die face);
-``groups`` receives one entry per die node, in the order the dice are
+``rng.randint`` (all randomness goes through it, one call per die face), or,
+compiled with ``bits=True``, a ``random.Random``'s ``getrandbits``, from which
+each face is drawn as that generator's ``randint(1, sides)`` draws it (see
+below); ``groups`` receives one entry per die node, in the order the dice are
 rolled::
 
     (sides, values, chains, kept)
@@ -17,60 +19,66 @@ Dice are rolled left to right, in the order they are written, so the trace
 groups in the same order. Constants never roll, so folding them is safe.
 
 :func:`compile_total` turns the same tree into ``total(getrandbits) -> int``,
-for a caller that keeps only the total (a battle without a trace): it draws
-each face straight from a ``random.Random``'s ``getrandbits``, exactly as that
-generator's ``randint(1, sides)`` would (``sides.bit_length()`` bits, drawn
-again while they make a number of ``sides`` or more: CPython 3.11-3.13's
-``_randbelow_with_getrandbits``), the same faces in the same order as the
-runner, and records none of them. The tests check both against each other.
+for a caller that keeps only the total (a battle without a trace): the same
+faces in the same order as the runner, none of them recorded.
+
+A face drawn from ``getrandbits`` is the one ``randint(1, sides)`` gives: ``1 +
+r``, ``r`` made of ``sides.bit_length()`` bits, drawn again while it is
+``sides`` or more (``randint(a, b)`` is ``a + _randbelow(b - a + 1)`` once its
+arguments are checked, and ``_randbelow`` is ``_randbelow_with_getrandbits`` in
+CPython 3.11-3.13). A die always has at least one side. The tests check the
+faces against ``randint`` itself, and that the generator moves on alike.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from stratagem.dice.ast import Call, CeilDiv, Const, Neg, Product, Sum
 from stratagem.dice.resolve import RDie, RNode
 
 Group = tuple[int, tuple[int, ...], tuple[tuple[int, ...], ...] | None, tuple[bool, ...] | None]
 RandInt = Callable[[int, int], int]
-Runner = Callable[[RandInt, list[Group]], int]
 Bits = Callable[[int], int]
+#: ``run(randint, groups)``, or ``run(getrandbits, groups)`` compiled with ``bits=True``
+Runner = Callable[[Any, list[Group]], int]
 Total = Callable[[Bits], int]
 
 
-def compile_roller(node: RNode) -> Runner:
-    """A function that rolls ``node`` once (see the module doc)."""
+def compile_roller(node: RNode, bits: bool = False) -> Runner:
+    """A function that rolls ``node`` once (see the module doc): with ``randint``, or with
+    ``getrandbits`` when ``bits``."""
     if isinstance(node, Const):
         value = node.value
         return lambda randint, groups: value
     if isinstance(node, RDie):
-        return _die(node)
+        return _die_bits(node) if bits else _die(node)
     if isinstance(node, Neg):
-        inner = compile_roller(node.operand)
+        inner = compile_roller(node.operand, bits)
         return lambda randint, groups: -inner(randint, groups)
     if isinstance(node, Sum):
-        return _sum(node)
+        return _sum(node, bits)
     if isinstance(node, Product):
-        return _product(node)
+        return _product(node, bits)
     if isinstance(node, CeilDiv):
-        num, den = compile_roller(node.num), compile_roller(node.den)
+        num, den = compile_roller(node.num, bits), compile_roller(node.den, bits)
         return lambda randint, groups: -(-num(randint, groups) // den(randint, groups))
     if isinstance(node, Call):
-        args = [compile_roller(a) for a in node.args]
+        args = [compile_roller(a, bits) for a in node.args]
         pick = min if node.func == "min" else max
         return lambda randint, groups: pick([f(randint, groups) for f in args])
     raise TypeError(f"not a resolved dice node: {node!r}")  # pragma: no cover
 
 
-def _sum(node: Sum[RNode]) -> Runner:
+def _sum(node: Sum[RNode], bits: bool) -> Runner:
     constant = 0
     terms: list[tuple[bool, Runner]] = []
     for op, term in [("+", node.first), *((op, n) for op, n, _ in node.rest)]:
         if isinstance(term, Const):
             constant += term.value if op == "+" else -term.value
         else:
-            terms.append((op == "+", compile_roller(term)))
+            terms.append((op == "+", compile_roller(term, bits)))
     if len(terms) == 1 and terms[0][0]:
         only = terms[0][1]
         return lambda randint, groups: only(randint, groups) + constant
@@ -87,9 +95,9 @@ def _sum(node: Sum[RNode]) -> Runner:
     return run
 
 
-def _product(node: Product[RNode]) -> Runner:
-    first = compile_roller(node.first)
-    rest = [(op == "*", compile_roller(n)) for op, n, _ in node.rest]
+def _product(node: Product[RNode], bits: bool) -> Runner:
+    first = compile_roller(node.first, bits)
+    rest = [(op == "*", compile_roller(n, bits)) for op, n, _ in node.rest]
 
     def run(randint: RandInt, groups: list[Group]) -> int:
         value = first(randint, groups)
@@ -156,6 +164,53 @@ def _general_die(node: RDie) -> Runner:
         return sum(values[index] for index in order)
 
     return run
+
+
+def _die_bits(node: RDie) -> Runner:
+    """:func:`_die` drawing from ``getrandbits`` (see the module doc)."""
+    count, sides = node.count, node.sides
+    k = sides.bit_length()
+    if node.depth or node.keep is not None:  # explodes or keeps: drawn through a randint
+        general = _general_die(node)
+        return lambda bits, groups: general(_randint(bits), groups)
+    if count == 1:
+
+        def one(bits: Bits, groups: list[Group]) -> int:
+            r = bits(k)
+            while r >= sides:
+                r = bits(k)
+            groups.append((sides, (r + 1,), None, None))
+            return r + 1
+
+        return one
+    dice = range(count)
+
+    def plain(bits: Bits, groups: list[Group]) -> int:
+        faces = []
+        for _ in dice:
+            r = bits(k)
+            while r >= sides:
+                r = bits(k)
+            faces.append(r + 1)
+        groups.append((sides, tuple(faces), None, None))
+        return sum(faces)
+
+    return plain
+
+
+def _randint(bits: Bits) -> RandInt:
+    """``randint`` drawn from ``getrandbits`` (see the module doc; a die asks for
+    ``randint(1, sides)``, never an empty range)."""
+
+    def randint(low: int, high: int) -> int:
+        n = high - low + 1
+        k = n.bit_length()
+        r = bits(k)
+        while r >= n:
+            r = bits(k)
+        return low + r
+
+    return randint
 
 
 # -- the total only -----------------------------------------------------------------------
@@ -225,7 +280,7 @@ def _product_total(node: Product[RNode]) -> Total:
 
 
 def _die_total(node: RDie) -> Total:
-    # a face is 1 + r, r drawn as randint(1, sides) draws it (a die has at least one side)
+    # a face is 1 + r, r drawn as randint(1, sides) draws it (see the module doc)
     count, sides, depth, keep, highest = node.count, node.sides, node.depth, node.keep, node.highest
     k = sides.bit_length()
     dice = range(count)

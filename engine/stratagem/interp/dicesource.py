@@ -90,49 +90,23 @@ class RecordingDice(DiceSource):
 
 
 class SeededDice(DiceSource):
+    """Rolls with one generator (``rng``, else a ``random.Random`` seeded with ``seed``).
+    A ``random.Random`` itself is asked for the bits its ``randint`` would draw (the same
+    numbers, fewer calls: :mod:`stratagem.dice.roller`); a generator of another kind (its
+    own ``randint``, say) is asked as it is."""
+
     uses_labels = False
 
     def __init__(self, seed: int | None = None, rng: random.Random | None = None) -> None:
         self.rng = rng or random.Random(seed)
-        # a generator of another kind (its own randint, say) is asked as it is
-        plain = type(self.rng) is random.Random
-        self._draws: Any = _Draws(self.rng) if plain else self.rng
-        #: ``getrandbits`` of a plain ``random.Random``, which a total alone is drawn from
-        #: (the faces ``randint`` would give, :func:`stratagem.dice.roller.compile_total`);
-        #: a source made from this one asks its own ``roll``
-        self._bits: Callable[[int], int] | None = (
-            self.rng.getrandbits if plain and type(self) is SeededDice else None)
 
     def roll(self, expr: DiceExpr, names: Mapping[str, int], label: str) -> RollResult:
-        return expr.roll(self._draws, names)
+        return expr.roll(self.rng, names)
 
     def total(self, expr: DiceExpr, names: Mapping[str, int], label: str) -> int:
-        bits = self._bits
-        if bits is None:
+        if type(self) is not SeededDice:  # a source made from this one: its own roll
             return self.roll(expr, names, label).total
-        return expr.roll_total(bits, names)
-
-
-class _Draws:
-    """``randint`` of a ``random.Random``, drawing the very same numbers in one call instead
-    of three: ``randint(a, b)`` is ``a + rng._randbelow(b - a + 1)`` once it has checked
-    its arguments, and ``_randbelow(n)`` draws ``n.bit_length()`` bits until they make a
-    number below ``n`` (CPython 3.11-3.13, ``_randbelow_with_getrandbits``; the tests check
-    the draws against ``randint`` itself). A die always has at least one side."""
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-        self.bits: Callable[[int], int] = rng.getrandbits
-
-    def randint(self, a: int, b: int) -> int:
-        n = b - a + 1
-        if n <= 0:
-            return self.rng.randint(a, b)  # the error it gives
-        bits, k = self.bits, n.bit_length()
-        r = bits(k)
-        while r >= n:
-            r = bits(k)
-        return a + r
+        return expr.roll_total(self.rng, names)
 
 
 class ScriptedDice(DiceSource):
